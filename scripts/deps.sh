@@ -1,0 +1,33 @@
+#!/bin/bash
+# Installs the Debian 12 packages oopslimit needs, if any is missing.
+# Usage: scripts/deps.sh
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+packages=(
+	# the kernel source and what building it takes
+	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
+	cpio xz-utils ccache kmod
+	# the guest
+	qemu-system-x86 busybox-static
+	# capture and analysis
+	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev
+	python3-drgn
+	# the project's own checks
+	shellcheck
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+[ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}); run as root or install them"
+say "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || die "apt-get update failed"
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+	die "apt-get install ${missing[*]} failed"

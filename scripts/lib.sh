@@ -1,0 +1,68 @@
+# shellcheck shell=bash
+# Helpers shared by the oopslimit scripts.  Source it; it defines functions and
+# a few variables and runs nothing else.
+
+OOPSLIMIT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Everything built (kernel trees, objects, kernels, initramfs images) lives
+# here, outside the repository, keyed by the inputs that made it.
+OOPSLIMIT_CACHE=${OOPSLIMIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oopslimit}
+OOPSLIMIT_TARBALL=${OOPSLIMIT_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+
+prog=$(basename "$0")
+
+die() {
+	printf '%s: error: %s\n' "$prog" "$*" >&2
+	exit 1
+}
+
+# Progress goes to stderr so that stdout stays for results.
+say() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+}
+
+# sha256 of the named files, in the order given, as one short key.
+key_of() {
+	local f
+	for f in "$@"; do
+		[ -r "$f" ] || die "cannot read $f"
+		printf '%s  %s\n' "$(sha256sum <"$f" | cut -c1-64)" "${f##*/}"
+	done | sha256sum | cut -c1-16
+}
+
+# The patch files named by patches/series, with their full paths.  $1 is
+# "upstream", "oopslimit" or "all".
+series_patches() {
+	local want=$1 line
+	while IFS= read -r line; do
+		case $line in '' | '#'*) continue ;; esac
+		[ -r "$OOPSLIMIT_TOP/patches/$line" ] ||
+			die "patches/series names $line, which does not exist"
+		case $want/$line in
+		all/* | upstream/upstream/* | oopslimit/oopslimit/*)
+			printf '%s\n' "$OOPSLIMIT_TOP/patches/$line" ;;
+		esac
+	done <"$OOPSLIMIT_TOP/patches/series"
+}
+
+# The files a patch touches, one path a line.
+patch_files() {
+	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' "$1"
+}
+
+# Runs a command with a hard time limit; its output goes to the file $2.
+# Returns the command's status, or 124 on timeout.
+run_logged() {
+	local limit=$1 log=$2
+	shift 2
+	timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
+}
+
+now_ms() {
+	date +%s%3N
+}
+
+# Elapsed seconds since a now_ms value, with one decimal.
+since() {
+	local t=$(($(now_ms) - $1))
+	printf '%d.%d' $((t / 1000)) $((t % 1000 / 100))
+}
