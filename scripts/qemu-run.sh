@@ -1,0 +1,126 @@
+#!/bin/bash
+# Boots a kernel in QEMU with a run directory shared over 9p.
+#
+# Usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND]
+#                            [-t SECONDS] [-m MEM] [-D DUMPFILE]
+#
+# The serial console goes to RUNDIR/console.log; the guest mounts RUNDIR as
+# 9p tag "host".  QEMU runs with -no-reboot, so a guest reboot or a panic
+# (panic=-1) ends it.  With -D, the guest is instead left standing after a
+# panic (panic=0) and, once it has panicked or said "holding" in
+# RUNDIR/results, its memory is written to DUMPFILE (ELF) before QEMU quits.
+#
+# Exit status: 0 when QEMU ended by itself, 124 when the time limit ended it,
+# 1 on any other failure.  KVM is used only if a real boot under it succeeds
+# (probed once per host boot; OOPSLIMIT_ACCEL=tcg|kvm overrides).
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump=''
+while getopts k:i:d:a:t:m:D: opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	i) initrd=$OPTARG ;;
+	d) rundir=$OPTARG ;;
+	a) append=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	D) dump=$OPTARG ;;
+	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE]" ;;
+	esac
+done
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$rundir" ]; then
+	die "-k, -i and -d are required"
+fi
+[ -r "$kernel" ] || die "kernel $kernel not found"
+[ -r "$initrd" ] || die "initrd $initrd not found"
+[ -d "$rundir" ] || die "run directory $rundir not found"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+
+# qemu_boot ACCEL SECONDS PANIC: runs QEMU in the background; sets $qemu_pid.
+qemu_boot() {
+	local panic=$3
+	: >"$rundir/console.log"
+	timeout --kill-after=5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp 1 \
+		-nodefaults -no-reboot -display none \
+		-serial "file:$rundir/console.log" \
+		-monitor "pipe:$rundir/monitor" \
+		-device vmcoreinfo \
+		-virtfs "local,path=$rundir,mount_tag=host,security_model=none,id=host" \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=$panic $append" \
+		>"$rundir/qemu.log" 2>&1 &
+	qemu_pid=$!
+}
+
+# Is KVM usable?  /dev/kvm can exist while guests hang under it, so ask a real
+# boot of this kernel, with no plan, to report back within 30 seconds.
+pick_accel() {
+	if [ -n "${OOPSLIMIT_ACCEL:-}" ]; then
+		printf '%s\n' "$OOPSLIMIT_ACCEL"
+		return
+	fi
+	local cache boot_id
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	cache=$OOPSLIMIT_CACHE/accel.$boot_id
+	if [ ! -s "$cache" ]; then
+		local choice=tcg saved_rundir=$rundir
+		if [ -w /dev/kvm ]; then
+			rundir=$(mktemp -d)
+			: >"$rundir/plan"
+			mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
+			cat "$rundir/monitor.out" >/dev/null &
+			qemu_boot kvm 30 -1
+			wait "$qemu_pid" 2>/dev/null || true
+			grep -qx finished "$rundir/results" 2>/dev/null && choice=kvm
+			rm -rf "$rundir"
+			rundir=$saved_rundir
+		fi
+		mkdir -p "$OOPSLIMIT_CACHE"
+		printf '%s\n' "$choice" >"$cache.tmp"
+		mv "$cache.tmp" "$cache"
+	fi
+	cat "$cache"
+}
+
+accel=$(pick_accel)
+rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/results"
+mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
+cat "$rundir/monitor.out" >"$rundir/monitor.log" &
+reader=$!
+trap 'kill "$reader" 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out"' EXIT
+
+if [ -n "$dump" ]; then
+	qemu_boot "$accel" "$limit" 0
+	# Wait for a panic or a holding guest, then dump and quit.
+	exec 8>"$rundir/monitor.in"
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		if grep -q -- '---\[ end Kernel panic' "$rundir/console.log" ||
+			grep -qx holding "$rundir/results" 2>/dev/null; then
+			rm -f "$dump.tmp"
+			printf 'dump-guest-memory %s.tmp\n' "$dump" >&8
+			printf 'quit\n' >&8
+			break
+		fi
+		sleep 0.5
+	done
+	rc=0
+	wait "$qemu_pid" || rc=$?
+	exec 8>&-
+	if [ -s "$dump.tmp" ] && [ $rc -eq 0 ]; then
+		mv "$dump.tmp" "$dump"
+	else
+		rm -f "$dump.tmp"
+	fi
+else
+	qemu_boot "$accel" "$limit" -1
+	rc=0
+	wait "$qemu_pid" || rc=$?
+fi
+
+case $rc in
+0) ;;
+124 | 137) say "QEMU did not finish within $limit s (console: $rundir/console.log)"; exit 124 ;;
+*) die "QEMU failed with status $rc: $(head -c 300 "$rundir/qemu.log")" ;;
+esac

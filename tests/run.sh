@@ -1,0 +1,225 @@
+#!/bin/bash
+# The oopslimit test suite: static checks of the series and scripts, then
+# every scenario in tests/scenarios/ booted in QEMU.  TAP on stdout, ending
+# with "N passed, N failed".  Exit status 0 only when all passed.
+#
+# Usage: tests/run.sh [SCENARIO...]     (names without .scn; default: all)
+set -eu
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+
+scen_dir=$OOPSLIMIT_TOP/tests/scenarios
+if [ $# -gt 0 ]; then
+	scenarios=()
+	for n in "$@"; do
+		[ -r "$scen_dir/$n.scn" ] || die "no scenario $n (tests/scenarios/$n.scn)"
+		scenarios+=("$scen_dir/$n.scn")
+	done
+else
+	scenarios=("$scen_dir"/*.scn)
+fi
+
+# --- scenario files: checked whole before anything runs ------------------------
+# Directives, one a line ('#' starts a comment):
+#   about TEXT            what the scenario shows
+#   kernel limits|baseline
+#   append ARGS           extra kernel command line
+#   timeout SECONDS       hard limit for the boot (default 120)
+#   dump yes              write a memory dump at the panic or at "hold"
+#   step PLAN-LINE        a line of the guest plan (see tests/guest/init)
+#   expect record NAME VALUE   the guest recorded NAME as VALUE
+#   expect panic TEXT     the kernel panicked with exactly this message
+#   expect survived       the guest ran every step and no panic happened
+#   expect count N TEXT   N console lines contain TEXT
+#   expect vmcoreinfo     the dump's vmcoreinfo note has SYMBOL() lines for the
+#                         four counters and limits, at System.map + KASLR offset
+validate() {
+	local f=$1 n=0 key rest kernel='' steps=0
+	while read -r key rest; do
+		n=$((n + 1))
+		case $key in
+		'' | '#'*) ;;
+		about | append) ;;
+		kernel)
+			case $rest in limits | baseline) kernel=$rest ;; *) die "$f:$n: kernel is limits or baseline, not '$rest'" ;; esac ;;
+		timeout)
+			[[ $rest =~ ^[1-9][0-9]*$ ]] || die "$f:$n: timeout takes seconds, not '$rest'" ;;
+		dump)
+			[ "$rest" = yes ] || die "$f:$n: dump takes 'yes'" ;;
+		step)
+			case ${rest%% *} in
+			trigger | record | write | sysctl | console | kallsyms | sysrq | hold) steps=$((steps + 1)) ;;
+			*) die "$f:$n: unknown step '${rest%% *}'" ;;
+			esac ;;
+		expect)
+			case ${rest%% *} in
+			record | panic | survived | count | vmcoreinfo) ;;
+			*) die "$f:$n: unknown expectation '${rest%% *}'" ;;
+			esac ;;
+		*) die "$f:$n: unknown key '$key'" ;;
+		esac
+	done <"$f"
+	[ -n "$kernel" ] || die "$f: no kernel line"
+	grep -q '^expect ' "$f" || die "$f: no expectation"
+	[ "$steps" -gt 0 ] || die "$f: no step"
+}
+for s in "${scenarios[@]}"; do validate "$s"; done
+
+# --- TAP bookkeeping ------------------------------------------------------------
+passed=0 failed=0 t=0
+result() { # result OK|FAIL NAME
+	t=$((t + 1))
+	if [ "$1" = OK ]; then
+		passed=$((passed + 1))
+		printf 'ok %d - %s\n' "$t" "$2"
+	else
+		failed=$((failed + 1))
+		printf 'not ok %d - %s\n' "$t" "$2"
+	fi
+}
+note() { printf '# %s\n' "$*"; }
+
+# --- static checks --------------------------------------------------------------
+"$OOPSLIMIT_TOP/scripts/deps.sh"
+kernels=$("$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits baseline) || die "building the kernels failed"
+limits_dir=$(sed -n 1p <<<"$kernels")
+baseline_dir=$(sed -n 2p <<<"$kernels")
+initrd=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh")
+note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
+
+tree=$OOPSLIMIT_CACHE/tree/limits
+while read -r p; do
+	if out=$(perl "$tree/scripts/checkpatch.pl" --strict -q "$p" 2>&1) && [ -z "$out" ]; then
+		result OK "checkpatch --strict: ${p#"$OOPSLIMIT_TOP"/}"
+	else
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		result FAIL "checkpatch --strict: ${p#"$OOPSLIMIT_TOP"/}"
+	fi
+done < <(series_patches all)
+
+shells=("$OOPSLIMIT_TOP"/scripts/*.sh "$OOPSLIMIT_TOP"/tests/*.sh "$OOPSLIMIT_TOP"/tests/guest/init "$OOPSLIMIT_TOP"/.ci/run)
+if out=$(cd "$OOPSLIMIT_TOP" && shellcheck -x "${shells[@]}" 2>&1); then
+	result OK "shellcheck: ${#shells[@]} scripts"
+else
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	result FAIL "shellcheck"
+fi
+
+# Our %u patch: the limits kernel prints the limits unsigned.
+if grep -aqF 'Oopsed too often (kernel.oops_limit is %u)' "$limits_dir/vmlinux" &&
+	grep -aqF 'system warned too often (kernel.warn_limit is %u)' "$limits_dir/vmlinux"; then
+	result OK "limits kernel prints the limits with %u"
+else
+	result FAIL "limits kernel prints the limits with %u"
+fi
+
+# --- scenarios ------------------------------------------------------------------
+# vmcoreinfo_lines DUMP PADDR SIZE: the kernel's vmcoreinfo note, read at the
+# physical address /sys/kernel/vmcoreinfo gave, out of an ELF memory dump.
+vmcoreinfo_lines() {
+	local dump=$1 paddr=$((0x${2#0x})) size=$((0x${3#0x})) off="" o pa fs
+	while read -r o pa fs; do
+		if [ "$paddr" -ge $((pa)) ] && [ "$paddr" -lt $((pa + fs)) ]; then
+			off=$((o + paddr - pa))
+			break
+		fi
+	done < <(readelf -l -W "$dump" | awk '$1 == "LOAD" { print $2, $4, $5 }')
+	[ -n "$off" ] || return 0
+	dd if="$dump" bs=4096 skip="$off" count="$size" iflag=skip_bytes,count_bytes status=none |
+		tr -c '[:print:]\n' '\n' | grep -a '^[A-Z]'
+}
+
+# check_vmcoreinfo DIR SYSTEM.MAP: compares the note with System.map + offset.
+check_vmcoreinfo() {
+	local dir=$1 map=$2 info paddr size running linked offset sym want got ok=0
+	read -r paddr size < <(sed -n 's/^record vmcoreinfo //p' "$dir/results")
+	info=$(vmcoreinfo_lines "$dir/dump.elf" "${paddr:-0}" "${size:-0}")
+	if ! grep -q '^OSRELEASE=' <<<"$info"; then
+		note "no vmcoreinfo note at ${paddr:-?} in $dir/dump.elf"
+		return 1
+	fi
+	running=$(sed -n 's/^record kallsyms._stext //p' "$dir/results")
+	linked=$(awk '$3 == "_stext" { print $1 }' "$map")
+	if [ -z "$running" ] || [ -z "$linked" ]; then
+		note "no _stext address to compute the KASLR offset"
+		return 1
+	fi
+	offset=$((0x$running - 0x$linked))
+	note "KASLR offset 0x$(printf '%x' "$offset")"
+	for sym in oops_count oops_limit warn_count warn_limit; do
+		want=$(printf '%x' $((0x$(awk -v s="$sym" '$3 == s { print $1; exit }' "$map") + offset)))
+		got=$(sed -n "s/^SYMBOL($sym)=//p" <<<"$info")
+		if [ "$got" = "$want" ]; then
+			note "SYMBOL($sym)=$got"
+		else
+			note "SYMBOL($sym) is '${got:-missing}', System.map + offset is $want"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
+run_scenario() {
+	local f=$1 name kernel_dir append='' limit=120 dump='' key rest dir rc=0 bad=0 t0
+	name=$(basename "$f" .scn)
+	dir=$OOPSLIMIT_CACHE/runs/$name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	while read -r key rest; do
+		case $key in
+		kernel) [ "$rest" = limits ] && kernel_dir=$limits_dir || kernel_dir=$baseline_dir ;;
+		append) append="$append $rest" ;;
+		timeout) limit=$rest ;;
+		dump) dump=$dir/dump.elf ;;
+		step) printf '%s\n' "$rest" >>"$dir/plan" ;;
+		esac
+	done <"$f"
+	note "$name: $(sed -n 's/^about //p' "$f")"
+	t0=$(now_ms)
+	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$initrd" -d "$dir" \
+		-a "$append" -t "$limit" ${dump:+-D "$dump"} || rc=$?
+	note "$name: QEMU ran $(since "$t0") s, status $rc; console: $dir/console.log"
+	if ! grep -q '^booted ' "$dir/results" 2>/dev/null; then
+		note "$name: the guest never reported (no 'booted' line in $dir/results)"
+		bad=1
+	fi
+	sed -n 's/^trigger /trigger: /p; s/^error /guest error: /p' "$dir/results" 2>/dev/null | sed "s/^/# $name: /"
+	grep -q '^error ' "$dir/results" 2>/dev/null && bad=1
+	[ $rc -eq 0 ] || bad=1
+
+	local what arg1 argrest line panic_line
+	panic_line=$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r' || true)
+	while read -r key what arg1 argrest; do
+		[ "$key" = expect ] || continue
+		case $what in
+		record)
+			line="record $arg1 $argrest"
+			grep -qxF "$line" "$dir/results" 2>/dev/null ||
+				{ note "$name: expected '$line', guest said: $(grep "^record $arg1 " "$dir/results" 2>/dev/null | tr '\n' ';')"; bad=1; } ;;
+		panic)
+			line="Kernel panic - not syncing: $arg1${argrest:+ $argrest}"
+			[ "$panic_line" = "$line" ] ||
+				{ note "$name: expected '$line', got '${panic_line:-no panic}'"; bad=1; } ;;
+		survived)
+			{ grep -qx finished "$dir/results" 2>/dev/null && [ -z "$panic_line" ]; } ||
+				{ note "$name: expected to survive; panic: '${panic_line:-none}'"; bad=1; } ;;
+		count)
+			local n
+			n=$(grep -acF -- "$argrest" "$dir/console.log" || true)
+			[ "$n" -eq "$arg1" ] ||
+				{ note "$name: expected $arg1 console lines with '$argrest', saw $n"; bad=1; } ;;
+		vmcoreinfo)
+			check_vmcoreinfo "$dir" "$kernel_dir/System.map" || bad=1 ;;
+		esac
+	done <"$f"
+	[ -n "$panic_line" ] && note "$name: $panic_line"
+	if [ $bad -eq 0 ]; then result OK "scenario $name"; else result FAIL "scenario $name"; fi
+}
+
+for s in "${scenarios[@]}"; do
+	run_scenario "$s"
+done
+
+printf '1..%d\n' "$t"
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
