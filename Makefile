@@ -1,5 +1,5 @@
 # oopslimit: see README.md.
-.PHONY: all deps kernel initramfs test check clean-cache
+.PHONY: all deps kernel initramfs test check-series clean-cache
 
 all: kernel initramfs
 
@@ -17,6 +17,10 @@ initramfs: deps
 # ending with "N passed, N failed".  SCENARIOS="warn-limit oops-limit" picks some.
 test: deps
 	tests/run.sh $(SCENARIOS)
+
+# Slow (a build per patch): proves each patch in patches/series builds alone.
+check-series: deps
+	scripts/check-series.sh
 
 clean-cache:
 	rm -rf "$${OOPSLIMIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/oopslimit}"

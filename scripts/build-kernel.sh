@@ -9,7 +9,7 @@
 #             reverse-applied (or the tree as it is, if it lacks the series)
 #
 # Prints, for each variant, the directory holding bzImage, vmlinux,
-# System.map, config and kernelrelease.  Everything is built under
+# System.map, config, kernelrelease and source (the tree's path).  Everything is built under
 # $OOPSLIMIT_CACHE (default ~/.cache/oopslimit) and reused while its inputs
 # (the tarball, patches/, patches/guest.config, this script) are unchanged.
 set -eu
@@ -125,7 +125,11 @@ build_variant() {
 		printf '%s\n' "$out"
 		return
 	fi
-	local t0 tree=$OOPSLIMIT_CACHE/tree/$variant obj=$OOPSLIMIT_CACHE/obj/$variant
+	# Both variants have the same layout below work/<variant>/, so with
+	# CCACHE_BASEDIR there ccache sees the same relative paths and the second
+	# variant reuses the first one's objects.
+	local t0 base=$OOPSLIMIT_CACHE/work/$variant
+	local tree=$base/linux obj=$base/obj
 	local stage=$OOPSLIMIT_CACHE/stage.$variant bad f
 	t0=$(now_ms)
 
@@ -167,6 +171,7 @@ build_variant() {
 	local log=$obj/build.log
 	say "building $variant kernel (log: $log)"
 	if ! CCACHE_DIR=$OOPSLIMIT_CACHE/ccache CCACHE_MAXSIZE=4G \
+		CCACHE_BASEDIR=$base CCACHE_NOHASHDIR=1 \
 		KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
 		KBUILD_BUILD_USER=oopslimit KBUILD_BUILD_HOST=oopslimit KBUILD_BUILD_VERSION=1 \
 		make -C "$tree" O="$obj" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage >"$log" 2>&1; then
@@ -180,6 +185,7 @@ build_variant() {
 	cp "$obj/.config" "$out.tmp/config"
 	make -s -C "$tree" O="$obj" kernelrelease >"$out.tmp/kernelrelease"
 	printf '%s\n' "$mode" >"$out.tmp/series-mode"
+	printf '%s\n' "$tree" >"$out.tmp/source"
 	touch "$out.tmp/.complete"
 	# Older builds of this variant are of no further use.
 	for f in "$OOPSLIMIT_CACHE/kernels/$variant"-*; do

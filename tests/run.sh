@@ -87,7 +87,7 @@ baseline_dir=$(sed -n 2p <<<"$kernels")
 initrd=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh")
 note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
 
-tree=$OOPSLIMIT_CACHE/tree/limits
+tree=$(cat "$limits_dir/source")
 while read -r p; do
 	if out=$(perl "$tree/scripts/checkpatch.pl" --strict -q "$p" 2>&1) && [ -z "$out" ]; then
 		result OK "checkpatch --strict: ${p#"$OOPSLIMIT_TOP"/}"
@@ -112,6 +112,42 @@ if grep -aqF 'Oopsed too often (kernel.oops_limit is %u)' "$limits_dir/vmlinux" 
 else
 	result FAIL "limits kernel prints the limits with %u"
 fi
+
+# Bad input to the build: one clear line and a non-zero exit, checked with a
+# throwaway cache and small fake tarballs (nothing here builds a kernel).
+# expect_build_error NAME TARBALL TEXT
+expect_build_error() {
+	local err rc=0
+	err=$(OOPSLIMIT_CACHE=$scratch/cache OOPSLIMIT_TARBALL=$2 \
+		"$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits 2>&1 >/dev/null) || rc=$?
+	if [ $rc -ne 0 ] && [ "$(grep -c ': error: ' <<<"$err")" -eq 1 ] &&
+		grep ': error: ' <<<"$err" | grep -qF -- "$3"; then
+		result OK "build rejects $1"
+	else
+		note "status $rc, said: $err"
+		result FAIL "build rejects $1"
+	fi
+	# An unpacked pristine tree is complete by then; anything else is not.
+	if [ -n "$(find "$scratch/cache" -mindepth 1 -maxdepth 2 \( -name '*.tmp' -o -name 'stage.*' -o -name kernels -o -name work \) 2>/dev/null)" ]; then
+		note "a half-made tree or kernel was left in $scratch/cache"
+		result FAIL "build leaves nothing behind after rejecting $1"
+	fi
+	rm -rf "$scratch/cache"
+}
+# fake_tree VERSION PATCHLEVEL SUBLEVEL: a tarball with just a Makefile.
+fake_tree() {
+	rm -rf "$scratch/t"
+	mkdir -p "$scratch/t/linux-source-x/kernel"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' "$1" "$2" "$3" >"$scratch/t/linux-source-x/Makefile"
+	printf '/* not the real one */\n' >"$scratch/t/linux-source-x/kernel/exit.c"
+	tar -cJf "$scratch/fake-$1.$2.$3.tar.xz" -C "$scratch/t" linux-source-x
+	printf '%s\n' "$scratch/fake-$1.$2.$3.tar.xz"
+}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+expect_build_error "a missing tarball" "$scratch/none.tar.xz" "apt-get install linux-source-6.1"
+expect_build_error "a tree of another version" "$(fake_tree 5 10 0)" "holds Linux 5.10.0; the series is for 6.1.y"
+expect_build_error "a tree the series does not fit" "$(fake_tree 6 1 0)" "does not fit this tree"
 
 # --- scenarios ------------------------------------------------------------------
 # vmcoreinfo_lines DUMP PADDR SIZE: the kernel's vmcoreinfo note, read at the

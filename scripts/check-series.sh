@@ -1,0 +1,51 @@
+#!/bin/bash
+# Proves that every patch in patches/series builds on its own: starting from
+# the baseline tree (6.1 before the limit series), applies the series one
+# patch at a time and builds bzImage after each.  At the end the touched files
+# must equal the limits tree's.  Prints one line a patch with its build time.
+#
+# Usage: scripts/check-series.sh      (after scripts/build-kernel.sh)
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+kernels=$("$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits baseline) || die "building the kernels failed"
+limits_src=$(cat "$(sed -n 1p <<<"$kernels")/source")
+baseline_dir=$(sed -n 2p <<<"$kernels")
+[ "$(cat "$baseline_dir/series-mode")" = shipped ] ||
+	die "the tree lacks the series; the limits build already applied it forward patch by patch"
+baseline_src=$(cat "$baseline_dir/source")
+
+# Same layout as the variants (work/<name>/{linux,obj}) so ccache reuses
+# their objects.  The objects themselves are not copied: their dependency
+# files name the baseline tree's absolute paths.
+base=$OOPSLIMIT_CACHE/work/series
+exec 9>"$OOPSLIMIT_CACHE/build.lock"
+flock 9
+rm -rf "$base"
+mkdir -p "$base"
+cp -a "$baseline_src" "$base/linux"
+mkdir -p "$base/obj"
+cp "${baseline_src%/linux}/obj/.config" "$base/obj/.config"
+
+t=0
+while read -r p; do
+	t=$((t + 1))
+	name=${p#"$OOPSLIMIT_TOP"/patches/}
+	patch -p1 -F0 -f -s --no-backup-if-mismatch -r - -d "$base/linux" <"$p" >/dev/null 2>&1 ||
+		die "$name does not apply on top of the patches before it"
+	t0=$(now_ms)
+	CCACHE_DIR=$OOPSLIMIT_CACHE/ccache CCACHE_BASEDIR=$base CCACHE_NOHASHDIR=1 \
+		KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
+		KBUILD_BUILD_USER=oopslimit KBUILD_BUILD_HOST=oopslimit KBUILD_BUILD_VERSION=1 \
+		make -C "$base/linux" O="$base/obj" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage \
+		>"$base/build-$t.log" 2>&1 || die "the tree does not build after $name; log: $base/build-$t.log"
+	printf 'builds: %s (%s s)\n' "$name" "$(since "$t0")"
+done < <(series_patches all)
+
+while read -r f; do
+	cmp -s "$base/linux/$f" "$limits_src/$f" ||
+		die "after the whole series $f differs from the limits tree"
+done < <(series_patches all | while read -r p; do patch_files "$p"; done | sort -u)
+say "all patches build on their own; the result equals the limits tree"
+rm -rf "$base"
