@@ -125,9 +125,6 @@ build_variant() {
 		printf '%s\n' "$out"
 		return
 	fi
-	# Both variants have the same layout below work/<variant>/, so with
-	# CCACHE_BASEDIR there ccache sees the same relative paths and the second
-	# variant reuses the first one's objects.
 	local t0 base=$OOPSLIMIT_CACHE/work/$variant
 	local tree=$base/linux obj=$base/obj
 	local stage=$OOPSLIMIT_CACHE/stage.$variant bad f
@@ -170,11 +167,7 @@ build_variant() {
 
 	local log=$obj/build.log
 	say "building $variant kernel (log: $log)"
-	if ! CCACHE_DIR=$OOPSLIMIT_CACHE/ccache CCACHE_MAXSIZE=4G \
-		CCACHE_BASEDIR=$base CCACHE_NOHASHDIR=1 \
-		KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
-		KBUILD_BUILD_USER=oopslimit KBUILD_BUILD_HOST=oopslimit KBUILD_BUILD_VERSION=1 \
-		make -C "$tree" O="$obj" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage >"$log" 2>&1; then
+	if ! kbuild "$base" bzImage >"$log" 2>&1; then
 		tail -n 15 "$log" >&2
 		die "the $variant kernel did not build; log: $log"
 	fi

@@ -16,9 +16,8 @@ baseline_dir=$(sed -n 2p <<<"$kernels")
 	die "the tree lacks the series; the limits build already applied it forward patch by patch"
 baseline_src=$(cat "$baseline_dir/source")
 
-# Same layout as the variants (work/<name>/{linux,obj}) so ccache reuses
-# their objects.  The objects themselves are not copied: their dependency
-# files name the baseline tree's absolute paths.
+# Same layout as the variants (work/<name>/{linux,obj}): see kbuild().  The
+# objects are not copied: their dependency files name the baseline's paths.
 base=$OOPSLIMIT_CACHE/work/series
 exec 9>"$OOPSLIMIT_CACHE/build.lock"
 flock 9
@@ -35,11 +34,8 @@ while read -r p; do
 	patch -p1 -F0 -f -s --no-backup-if-mismatch -r - -d "$base/linux" <"$p" >/dev/null 2>&1 ||
 		die "$name does not apply on top of the patches before it"
 	t0=$(now_ms)
-	CCACHE_DIR=$OOPSLIMIT_CACHE/ccache CCACHE_BASEDIR=$base CCACHE_NOHASHDIR=1 \
-		KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
-		KBUILD_BUILD_USER=oopslimit KBUILD_BUILD_HOST=oopslimit KBUILD_BUILD_VERSION=1 \
-		make -C "$base/linux" O="$base/obj" -j"$(($(nproc) + 1))" CC="ccache gcc" bzImage \
-		>"$base/build-$t.log" 2>&1 || die "the tree does not build after $name; log: $base/build-$t.log"
+	kbuild "$base" bzImage >"$base/build-$t.log" 2>&1 ||
+		die "the tree does not build after $name; log: $base/build-$t.log"
 	printf 'builds: %s (%s s)\n' "$name" "$(since "$t0")"
 done < <(series_patches all)
 

@@ -49,12 +49,18 @@ patch_files() {
 	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' "$1"
 }
 
-# Runs a command with a hard time limit; its output goes to the file $2.
-# Returns the command's status, or 124 on timeout.
-run_logged() {
-	local limit=$1 log=$2
-	shift 2
-	timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1
+# kbuild BASE TARGET...: make in BASE/linux with objects in BASE/obj, through
+# ccache and reproducibly (fixed timestamp, user, host and version).  Every
+# tree lives at BASE/linux, so with CCACHE_BASEDIR=BASE ccache sees the same
+# relative paths in any copy of a tree and reuses its objects.
+kbuild() {
+	local base=$1
+	shift
+	CCACHE_DIR=$OOPSLIMIT_CACHE/ccache CCACHE_MAXSIZE=4G \
+		CCACHE_BASEDIR=$base CCACHE_NOHASHDIR=1 \
+		KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
+		KBUILD_BUILD_USER=oopslimit KBUILD_BUILD_HOST=oopslimit KBUILD_BUILD_VERSION=1 \
+		make -C "$base/linux" O="$base/obj" -j"$(($(nproc) + 1))" CC="ccache gcc" "$@"
 }
 
 now_ms() {

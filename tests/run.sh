@@ -113,6 +113,16 @@ else
 	result FAIL "limits kernel prints the limits with %u"
 fi
 
+# Each patch of the series builds on its own (a build per patch, mostly
+# ccache hits), and the series rebuilds the limits tree exactly.
+if out=$("$OOPSLIMIT_TOP/scripts/check-series.sh" 2>&1); then
+	grep '^builds: ' <<<"$out" | sed 's/^/# /'
+	result OK "every patch in patches/series builds on its own"
+else
+	tail -n 5 <<<"$out" | sed 's/^/#   /'
+	result FAIL "every patch in patches/series builds on its own"
+fi
+
 # Bad input to the build: one clear line and a non-zero exit, checked with a
 # throwaway cache and small fake tarballs (nothing here builds a kernel).
 # expect_build_error NAME TARBALL TEXT
