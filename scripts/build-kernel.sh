@@ -152,7 +152,7 @@ build_variant() {
 	limits/lacking) bad=$(apply_series "$stage" forward "${upstream[@]}" "${ours[@]}") ;;
 	baseline/shipped) bad=$(apply_series "$stage" reverse "${rev_upstream[@]}") ;;
 	baseline/lacking) bad= ;;
-	esac || die "$bad does not apply to the $variant tree"
+	esac || { rm -rf "$stage"; die "$bad does not apply to the $variant tree"; }
 	for f in "${all[@]}"; do
 		if [ -e "$stage/$f" ]; then
 			cmp -s "$stage/$f" "$tree/$f" || { mkdir -p "$(dirname "$tree/$f")"; cp "$stage/$f" "$tree/$f"; }
