@@ -8,7 +8,7 @@ set -eu
 packages=(
 	# the kernel source and what building it takes
 	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
-	cpio xz-utils ccache kmod
+	cpio xz-utils ccache kmod file patch binutils perl
 	# the guest
 	qemu-system-x86 busybox-static
 	# capture and analysis
