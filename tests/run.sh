@@ -159,6 +159,21 @@ expect_build_error "a missing tarball" "$scratch/none.tar.xz" "apt-get install l
 expect_build_error "a tree of another version" "$(fake_tree 5 10 0)" "holds Linux 5.10.0; the series is for 6.1.y"
 expect_build_error "a tree the series does not fit" "$(fake_tree 6 1 0)" "does not fit this tree"
 
+# A guest that never finishes: the runner must stop it at its time limit with
+# status 124 and one line saying so.
+mkdir -p "$scratch/hang"
+printf 'hold\n' >"$scratch/hang/plan"
+rc=0
+err=$("$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$limits_dir/bzImage" -i "$initrd" \
+	-d "$scratch/hang" -t 15 2>&1) || rc=$?
+if [ $rc -eq 124 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q 'did not finish within 15 s' <<<"$err" &&
+	grep -qx holding "$scratch/hang/results"; then
+	result OK "a hanging guest is stopped at the time limit"
+else
+	note "status $rc, said: $err"
+	result FAIL "a hanging guest is stopped at the time limit"
+fi
+
 # --- scenarios ------------------------------------------------------------------
 # vmcoreinfo_lines DUMP PADDR SIZE: the kernel's vmcoreinfo note, read at the
 # physical address /sys/kernel/vmcoreinfo gave, out of an ELF memory dump.
