@@ -9,9 +9,10 @@
 #             reverse-applied (or the tree as it is, if it lacks the series)
 #
 # Prints, for each variant, the directory holding bzImage, vmlinux,
-# System.map, config, kernelrelease and source (the tree's path).  Everything is built under
-# $OOPSLIMIT_CACHE (default ~/.cache/oopslimit) and reused while its inputs
-# (the tarball, patches/, patches/guest.config, this script) are unchanged.
+# System.map, config, kernelrelease and source (the tree's path).
+# Everything is built under $OOPSLIMIT_CACHE (default ~/.cache/oopslimit)
+# and reused while its inputs (the tarball, patches/, patches/guest.config,
+# this script) are unchanged.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -61,22 +62,7 @@ unpack_pristine() {
 	touch "$pristine/.oopslimit-complete"
 }
 
-# --- applying patches to a stage holding copies of the touched files -----------
-# apply_series DIR forward|reverse PATCH...: stops at the first patch that does
-# not apply without fuzz and prints its name.
-apply_series() {
-	local dir=$1 dir_flag=$2 p
-	shift 2
-	local flags=(-p1 -F0 -f -s --no-backup-if-mismatch -r - -d "$dir")
-	[ "$dir_flag" = reverse ] && flags+=(-R)
-	for p in "$@"; do
-		if ! patch "${flags[@]}" <"$p" >/dev/null 2>&1; then
-			printf '%s\n' "${p#"$OOPSLIMIT_TOP"/}"
-			return 1
-		fi
-	done
-}
-
+# --- the stage: copies of the touched files, patched ---------------------------
 reversed() {
 	local i
 	for ((i = $# ; i > 0; i--)); do printf '%s\n' "${!i}"; done
@@ -216,7 +202,7 @@ configure() {
 	rm -rf "$cfg" "$cfg.log"
 }
 
-mapfile -t touched < <(for p in "${upstream[@]}" "${ours[@]}"; do patch_files "$p"; done | sort -u)
+mapfile -t touched < <(patch_files "${upstream[@]}" "${ours[@]}")
 unpack_pristine
 detect_mode
 case $mode in

@@ -27,21 +27,22 @@ cp -a "$baseline_src" "$base/linux"
 mkdir -p "$base/obj"
 cp "${baseline_src%/linux}/obj/.config" "$base/obj/.config"
 
+mapfile -t series < <(series_patches all)
 t=0
 while read -r p; do
 	t=$((t + 1))
 	name=${p#"$OOPSLIMIT_TOP"/patches/}
-	patch -p1 -F0 -f -s --no-backup-if-mismatch -r - -d "$base/linux" <"$p" >/dev/null 2>&1 ||
+	apply_series "$base/linux" forward "$p" >/dev/null ||
 		die "$name does not apply on top of the patches before it"
 	t0=$(now_ms)
 	kbuild "$base" bzImage >"$base/build-$t.log" 2>&1 ||
 		die "the tree does not build after $name; log: $base/build-$t.log"
 	printf 'builds: %s (%s s)\n' "$name" "$(since "$t0")"
-done < <(series_patches all)
+done < <(printf '%s\n' "${series[@]}")
 
 while read -r f; do
 	cmp -s "$base/linux/$f" "$limits_src/$f" ||
 		die "after the whole series $f differs from the limits tree"
-done < <(series_patches all | while read -r p; do patch_files "$p"; done | sort -u)
+done < <(patch_files "${series[@]}")
 say "all patches build on their own; the result equals the limits tree"
 rm -rf "$base"

@@ -44,9 +44,24 @@ series_patches() {
 	done <"$OOPSLIMIT_TOP/patches/series"
 }
 
-# The files a patch touches, one path a line.
+# The files the given patches touch, one path a line, each once.
 patch_files() {
-	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' "$1"
+	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' "$@" | sort -u
+}
+
+# apply_series DIR forward|reverse PATCH...: stops at the first patch that does
+# not apply without fuzz and prints its name.
+apply_series() {
+	local dir=$1 dir_flag=$2 p
+	shift 2
+	local flags=(-p1 -F0 -f -s --no-backup-if-mismatch -r - -d "$dir")
+	[ "$dir_flag" = reverse ] && flags+=(-R)
+	for p in "$@"; do
+		if ! patch "${flags[@]}" <"$p" >/dev/null 2>&1; then
+			printf '%s\n' "${p#"$OOPSLIMIT_TOP"/}"
+			return 1
+		fi
+	done
 }
 
 # kbuild BASE TARGET...: make in BASE/linux with objects in BASE/obj, through

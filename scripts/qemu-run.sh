@@ -38,10 +38,16 @@ fi
 [ -d "$rundir" ] || die "run directory $rundir not found"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 
-# qemu_boot ACCEL SECONDS PANIC: runs QEMU in the background; sets $qemu_pid.
+# qemu_boot ACCEL SECONDS PANIC: runs QEMU in the background with its monitor
+# on RUNDIR/monitor.in and .out (read into monitor.log); sets $qemu_pid and
+# $monitor_reader.
 qemu_boot() {
 	local panic=$3
 	: >"$rundir/console.log"
+	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/results"
+	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
+	cat "$rundir/monitor.out" >"$rundir/monitor.log" &
+	monitor_reader=$!
 	timeout --kill-after=5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp 1 \
 		-nodefaults -no-reboot -display none \
 		-serial "file:$rundir/console.log" \
@@ -69,8 +75,6 @@ pick_accel() {
 		if [ -w /dev/kvm ]; then
 			rundir=$(mktemp -d)
 			: >"$rundir/plan"
-			mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
-			cat "$rundir/monitor.out" >/dev/null &
 			qemu_boot kvm 30 -1
 			wait "$qemu_pid" 2>/dev/null || true
 			grep -qx finished "$rundir/results" 2>/dev/null && choice=kvm
@@ -85,11 +89,7 @@ pick_accel() {
 }
 
 accel=$(pick_accel)
-rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/results"
-mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
-cat "$rundir/monitor.out" >"$rundir/monitor.log" &
-reader=$!
-trap 'kill "$reader" 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out"' EXIT
+trap 'kill "${monitor_reader:-}" 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out"' EXIT
 
 if [ -n "$dump" ]; then
 	qemu_boot "$accel" "$limit" 0
