@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for common/verdict.c: panic-message classification, the log
+ * scanner, the counter cross-check and JSON escaping.  No dump, no QEMU.
+ * Prints one "ok"/"not ok" line per case and exits non-zero on a failure.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/verdict.h"
+
+static int failures, cases;
+
+static void check(bool ok, const char *what, const char *got)
+{
+	cases++;
+	if (ok) {
+		printf("ok - %s\n", what);
+	} else {
+		failures++;
+		printf("not ok - %s (got '%s')\n", what, got);
+	}
+}
+
+static const struct {
+	const char *msg, *reason, *origin, *detail;
+} panics[] = {
+	{ "Oopsed too often (kernel.oops_limit is 10000)", "oops_limit", "", "" },
+	{ "kernel: system warned too often (kernel.warn_limit is 5)", "warn_limit", "kernel", "" },
+	{ "UBSAN: system warned too often (kernel.warn_limit is 3)\n", "warn_limit", "UBSAN", "" },
+	{ "scheduling while atomic: system warned too often (kernel.warn_limit is 1)",
+	  "warn_limit", "scheduling while atomic", "" },
+	{ "kernel: panic_on_warn set ...\n", "panic_on_warn", "kernel", "" },
+	{ "KASAN: panic_on_warn set ...", "panic_on_warn", "KASAN", "" },
+	{ "panic_on_warn set ...", "panic_on_warn", "kernel", "" },
+	{ "Fatal exception", "panic_on_oops", "", "" },
+	{ "Fatal exception in interrupt", "other", "", "oops in interrupt" },
+	{ "sysrq triggered crash\n", "other", "", "sysrq" },
+	{ "Attempted to kill init! exitcode=0x00000009", "other", "", "init died" },
+	{ "softlockup: hung tasks", "other", "", "lockup" },
+	{ "", "other", "", "panic" },
+	{ "something new", "other", "", "panic" },
+};
+
+static void test_classify(void)
+{
+	char origin[OL_SHORT], detail[OL_SHORT], what[OL_TEXT + 64];
+	size_t i;
+
+	for (i = 0; i < sizeof(panics) / sizeof(panics[0]); i++) {
+		enum ol_reason r = ol_classify_panic(panics[i].msg, origin, sizeof(origin),
+						     detail, sizeof(detail));
+
+		snprintf(what, sizeof(what), "classify '%.*s'",
+			 (int)strcspn(panics[i].msg, "\n"), panics[i].msg);
+		check(strcmp(ol_reason_name(r), panics[i].reason) == 0, what, ol_reason_name(r));
+		check(strcmp(origin, panics[i].origin) == 0, "  its origin", origin);
+		check(strcmp(detail, panics[i].detail) == 0, "  its detail", detail);
+	}
+	/* a tiny output buffer truncates, never overflows */
+	ol_classify_panic("averyveryverylongorigin: panic_on_warn set ...", origin, 5, detail, 1);
+	check(strcmp(origin, "aver") == 0, "origin truncated to its buffer", origin);
+}
+
+static void feed(struct ol_log *log, const char *const *lines)
+{
+	ol_log_init(log);
+	while (*lines)
+		ol_log_line(log, *lines++);
+	ol_log_done(log);
+}
+
+static void test_log(void)
+{
+	/* several oopses, then the oops_limit panic: "sys" would name the first */
+	static const char *const oopses[] = {
+		"[    1.100000] lkdtm: Performing direct entry EXCEPTION",
+		"[    1.100001] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+		"[    1.100002] Oops: 0002 [#1] SMP PTI",
+		"[    1.200002] Oops: 0002 [#2] SMP PTI",
+		"[    1.300002] invalid opcode: 0000 [#3] SMP PTI",
+		"[    1.300009] Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 3)",
+		"[    1.300010] Kernel Offset: 0x1c000000 from 0xffffffff81000000",
+		NULL,
+	};
+	static const char *const warns[] = {
+		"<4>[    0.900000] WARNING: CPU: 0 PID: 46 at drivers/misc/lkdtm/bugs.c:89 lkdtm_WARNING+0x11/0x20",
+		"[    1.000000] UBSAN: array-index-out-of-bounds in drivers/misc/lkdtm/bugs.c:330:16",
+		"[    1.000001] Kernel panic - not syncing: UBSAN: system warned too often (kernel.warn_limit is 2)",
+		"[    1.000002] Kernel panic - not syncing: a second panic inside the first",
+		NULL,
+	};
+	static const char *const wrapped[] = {
+		"0002 [#9998] SMP PTI",	/* the cut-off end of a line */
+		"Oops: 0002 [#9999] SMP PTI",
+		"Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 10000)\r\n",
+		NULL,
+	};
+	static const char *const sysrq[] = {
+		"[   2.0] sysrq: Trigger a crash",
+		"[   2.1] Kernel panic - not syncing: sysrq triggered crash",
+		NULL,
+	};
+	static const char *const none[] = { "[ 0.0] Linux version 6.1.0", "WARNING: CPU: 0 PID: 1", NULL };
+	struct ol_log log;
+	char num[32];
+
+	feed(&log, oopses);
+	check(log.reason == OL_OOPS_LIMIT, "oopses: verdict oops_limit", ol_reason_name(log.reason));
+	check(log.have_limit && log.limit == 3, "oopses: the limit from the message", "");
+	check(log.oopses == 3 && log.last_die == 3, "oopses: three oops headers, last [#3]", "");
+	check(strcmp(log.first_oops, "Oops: 0002 [#1] SMP PTI") == 0, "oopses: the first oops (sys's pick)",
+	      log.first_oops);
+
+	feed(&log, warns);
+	check(log.reason == OL_WARN_LIMIT && strcmp(log.origin, "UBSAN") == 0, "warns: warn_limit from UBSAN",
+	      log.origin);
+	check(strcmp(log.panic, "UBSAN: system warned too often (kernel.warn_limit is 2)") == 0,
+	      "warns: the first panic message wins", log.panic);
+	check(log.warnings == 2, "warns: two warning reports", "");
+	check(strcmp(log.warn_origin, "UBSAN") == 0 &&
+	      strcmp(log.warn_where, "drivers/misc/lkdtm/bugs.c:330:16") == 0,
+	      "warns: last warning is the UBSAN report", log.warn_where);
+
+	ol_log_init(&log);
+	ol_log_line(&log, warns[0]);
+	ol_log_done(&log);
+	check(strcmp(log.warn_where, "drivers/misc/lkdtm/bugs.c:89") == 0 &&
+	      strcmp(log.warn_func, "lkdtm_WARNING") == 0, "WARNING line: file:line and function",
+	      log.warn_func);
+	check(log.reason == OL_NO_PANIC, "no panic line: no panic", ol_reason_name(log.reason));
+
+	feed(&log, wrapped);
+	snprintf(num, sizeof(num), "%lu", log.last_die);
+	check(log.reason == OL_OOPS_LIMIT && log.last_die == 9999 && log.oopses == 1,
+	      "wrapped log: verdict and the last [#N]", num);
+
+	feed(&log, sysrq);
+	check(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0 && log.sysrq_crash,
+	      "sysrq-c: other (sysrq)", log.detail);
+
+	feed(&log, none);
+	check(log.reason == OL_NO_PANIC && log.warnings == 1 && log.warn_where[0] == '\0',
+	      "a WARNING without location", log.warn_where);
+}
+
+static void test_consistent(void)
+{
+	struct ol_log log;
+	struct ol_counters c = { true, true, true, true, 3, 3, 0, 0 };
+	static const char *const lines[] = {
+		"Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 3)", NULL,
+	};
+	char why[OL_TEXT];
+
+	feed(&log, lines);
+	check(ol_consistent(&log, &c, why, sizeof(why)), "consistent: count == limit", why);
+	c.oops_count = 2;
+	check(!ol_consistent(&log, &c, why, sizeof(why)) && strstr(why, "below"),
+	      "inconsistent: count below limit", why);
+	c.oops_count = 4;
+	c.oops_limit = 4;
+	check(!ol_consistent(&log, &c, why, sizeof(why)) && strstr(why, "message says"),
+	      "inconsistent: message and dump disagree on the limit", why);
+	c.have_oops_limit = false;
+	check(ol_consistent(&log, &c, why, sizeof(why)), "unknown counters: not judged", why);
+}
+
+static void json(const char *in, const char *want, const char *what)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	if (!f) {
+		check(false, what, "fmemopen failed");
+		return;
+	}
+	ol_json_string(f, in);
+	fclose(f);
+	check(strcmp(buf, want) == 0, what, buf);
+}
+
+static void test_json(void)
+{
+	json("plain", "\"plain\"", "json: plain");
+	json("a\"b\\c", "\"a\\\"b\\\\c\"", "json: quote and backslash");
+	json("l1\nl2\t\r\x01\x7f", "\"l1\\nl2\\t\\r\\u0001\\u007f\"", "json: control characters");
+	json("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
+	     "json: valid UTF-8 passes");
+	json("\xff\xc3(\xe0\x80\x80\xed\xa0\x80\xc3", "\"\\ufffd\\ufffd(\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"",
+	     "json: invalid UTF-8 becomes U+FFFD, truncated sequence at the end too");
+}
+
+int main(void)
+{
+	test_classify();
+	test_log();
+	test_consistent();
+	test_json();
+	printf("%d cases, %d failed\n", cases, failures);
+	return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+}
