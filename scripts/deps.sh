@@ -12,7 +12,7 @@ packages=(
 	# the guest
 	qemu-system-x86 busybox-static
 	# capture and analysis
-	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev
+	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq
 	python3-drgn
 	# the project's own checks
 	shellcheck

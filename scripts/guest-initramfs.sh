@@ -1,6 +1,6 @@
 #!/bin/bash
-# Builds the test guest's initramfs: busybox-static, tests/guest/init and the
-# provoke helper.  Prints the path of the gzip'd cpio, cached by its inputs.
+# Builds the test guest's initramfs: busybox-static, tests/guest/init, the
+# provoke helper, and kdump's loader with the host's kexec and its libraries.  Prints the path of the gzip'd cpio, cached by its inputs.
 # Usage: scripts/guest-initramfs.sh
 set -eu
 # shellcheck source=lib.sh
@@ -13,7 +13,15 @@ file -b "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "$busybox is not the static build: apt-get install busybox-static"
 
 src=$OOPSLIMIT_TOP/tests/guest
-key=$(key_of "$busybox" "$src/init" "$src/provoke.c" "$0")
+kexec=$(command -v kexec) || die "kexec is missing: apt-get install kexec-tools"
+# kexec and the shared objects it loads, each once.
+elf_closure() {
+	printf '%s\n' "$1"
+	ldd "$1" | sed -n 's#.*=> \(/[^ ]*\).*#\1#p; s#^[[:space:]]*\(/[^ ]*\) (.*#\1#p'
+}
+objects=$(elf_closure "$kexec" | sort -u)
+# shellcheck disable=SC2086  # one path a line, none with blanks
+key=$(key_of "$busybox" "$src/init" "$src/provoke.c" "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" "$0" $objects)
 out=$OOPSLIMIT_CACHE/initramfs/guest-$key.cpio.gz
 if [ -e "$out" ]; then
 	printf '%s\n' "$out"
@@ -31,6 +39,11 @@ done
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/provoke" "$src/provoke.c" ||
 	die "cannot build tests/guest/provoke.c"
 install -m 755 "$src/init" "$root/init"
+install -m 755 "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" "$root/sbin/oopslimit-kdump"
+for o in $objects; do
+	mkdir -p "$root$(dirname "$o")"
+	cp -L "$o" "$root$o"
+done
 
 mkdir -p "$(dirname "$out")"
 (cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -9 >"$work/image"

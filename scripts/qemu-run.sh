@@ -2,13 +2,14 @@
 # Boots a kernel in QEMU with a run directory shared over 9p.
 #
 # Usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND]
-#                            [-t SECONDS] [-m MEM] [-D DUMPFILE]
+#                            [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]
 #
 # The serial console goes to RUNDIR/console.log; the guest mounts RUNDIR as
 # 9p tag "host".  QEMU runs with -no-reboot, so a guest reboot or a panic
 # (panic=-1) ends it.  With -D, the guest is instead left standing after a
 # panic (panic=0) and, once it has panicked or said "holding" in
 # RUNDIR/results, its memory is written to DUMPFILE (ELF) before QEMU quits.
+# With -b, the raw image DISK is the guest's virtio disk /dev/vda.
 #
 # Exit status: 0 when QEMU ended by itself, 124 when the time limit ended it,
 # 1 on any other failure.  KVM is used only if a real boot under it succeeds
@@ -17,8 +18,8 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump=''
-while getopts k:i:d:a:t:m:D: opt; do
+kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump='' disk=''
+while getopts k:i:d:a:t:m:D:b: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -27,7 +28,8 @@ while getopts k:i:d:a:t:m:D: opt; do
 	t) limit=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	D) dump=$OPTARG ;;
-	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE]" ;;
+	b) disk=$OPTARG ;;
+	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]" ;;
 	esac
 done
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$rundir" ]; then
@@ -36,13 +38,15 @@ fi
 [ -r "$kernel" ] || die "kernel $kernel not found"
 [ -r "$initrd" ] || die "initrd $initrd not found"
 [ -d "$rundir" ] || die "run directory $rundir not found"
+[ -z "$disk" ] || [ -w "$disk" ] || die "disk image $disk not found or not writable"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
 
 # qemu_boot ACCEL SECONDS PANIC: runs QEMU in the background with its monitor
 # on RUNDIR/monitor.in and .out (read into monitor.log); sets $qemu_pid and
 # $monitor_reader.
 qemu_boot() {
-	local panic=$3
+	local panic=$3 drive=()
+	[ -z "$disk" ] || drive=(-drive "file=$disk,format=raw,if=virtio")
 	: >"$rundir/console.log"
 	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/results"
 	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
@@ -54,6 +58,7 @@ qemu_boot() {
 		-monitor "pipe:$rundir/monitor" \
 		-device vmcoreinfo \
 		-virtfs "local,path=$rundir,mount_tag=host,security_model=none,id=host" \
+		"${drive[@]}" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=$panic $append" \
 		>"$rundir/qemu.log" 2>&1 &

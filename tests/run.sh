@@ -26,6 +26,14 @@ fi
 #   append ARGS           extra kernel command line
 #   timeout SECONDS       hard limit for the boot (default 120)
 #   dump yes              write a memory dump at the panic or at "hold"
+#   memory SIZE           guest memory (QEMU -m; default 512M)
+#   kdump KEY VALUE       a line of the guest's kdump.conf: the run is a kdump
+#                         run, with the capture kernel and the dracut-built
+#                         capture initramfs in the run directory, dumps going
+#                         to 9p:host under /dumps unless these lines say
+#                         otherwise (later lines win)
+#   disk SIZE             an ext4 disk of SIZE as /dev/vda (a kdump target);
+#                         its dump directories are copied out after the run
 #   step PLAN-LINE        a line of the guest plan (see tests/guest/init)
 #   expect record NAME VALUE   the guest recorded NAME as VALUE
 #   expect panic TEXT     the kernel panicked with exactly this message
@@ -33,6 +41,14 @@ fi
 #   expect count N TEXT   N console lines contain TEXT
 #   expect vmcoreinfo     the dump's vmcoreinfo note has SYMBOL() lines for the
 #                         four counters and limits, at System.map + KASLR offset
+#   expect capture complete|failed|unmounted
+#                         complete: one dump directory with a kdump-compressed
+#                         vmcore, vmcore-dmesg.txt, reason.json and reason.txt,
+#                         no vmcore-incomplete; failed: a directory with
+#                         vmcore-incomplete and reason.json but no vmcore;
+#                         unmounted: no directory, reason.json on the console
+#   expect reason KEY VALUE   reason.json's KEY (jq path without the dot, e.g.
+#                         capture.status) is VALUE
 validate() {
 	local f=$1 n=0 key rest kernel='' steps=0
 	while read -r key rest; do
@@ -40,6 +56,14 @@ validate() {
 		case $key in
 		'' | '#'*) ;;
 		about | append) ;;
+		memory | disk)
+			[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'" ;;
+		kdump)
+			case ${rest%% *} in
+			target | mount_options | path | mount_wait | compress | dump_level | final_action | capture_append | \
+				oops_limit | warn_limit | panic_on_oops | panic_on_warn) ;;
+			*) die "$f:$n: unknown kdump.conf key '${rest%% *}'" ;;
+			esac ;;
 		kernel)
 			case $rest in limits | baseline) kernel=$rest ;; *) die "$f:$n: kernel is limits or baseline, not '$rest'" ;; esac ;;
 		timeout)
@@ -53,7 +77,10 @@ validate() {
 			esac ;;
 		expect)
 			case ${rest%% *} in
-			record | panic | survived | count | vmcoreinfo) ;;
+			record | panic | survived | count | vmcoreinfo | reason) ;;
+			capture)
+				case ${rest#capture } in complete | failed | unmounted) ;;
+				*) die "$f:$n: expect capture complete, failed or unmounted" ;; esac ;;
 			*) die "$f:$n: unknown expectation '${rest%% *}'" ;;
 			esac ;;
 		*) die "$f:$n: unknown key '$key'" ;;
@@ -85,6 +112,8 @@ kernels=$("$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits baseline) || die "buil
 limits_dir=$(sed -n 1p <<<"$kernels")
 baseline_dir=$(sed -n 2p <<<"$kernels")
 initrd=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh")
+capture_initrd=$("$OOPSLIMIT_TOP/scripts/capture-initramfs.sh" "$(cat "$limits_dir/kernelrelease")")
+note "capture initramfs (dracut): $(du -k "$capture_initrd" | cut -f1) KiB compressed, $(zcat "$capture_initrd" | wc -c | awk '{ printf "%d", $1 / 1024 }') KiB unpacked"
 note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
 
 tree=$(cat "$limits_dir/source")
@@ -155,6 +184,18 @@ fake_tree() {
 }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Unit tests of the verdict code the crash extension and the capture recorder
+# share: no dump and no QEMU, built with the sanitizers.
+if out=$(gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -o "$scratch/verdict-test" \
+	"$OOPSLIMIT_TOP/tests/unit/verdict-test.c" "$OOPSLIMIT_TOP/common/verdict.c" 2>&1) &&
+	out=$("$scratch/verdict-test" 2>&1); then
+	result OK "unit tests of common/verdict.c: $(tail -n 1 <<<"$out")"
+else
+	grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+	result FAIL "unit tests of common/verdict.c"
+fi
+
 expect_build_error "a missing tarball" "$scratch/none.tar.xz" "apt-get install linux-source-6.1"
 expect_build_error "a tree of another version" "$(fake_tree 5 10 0)" "holds Linux 5.10.0; the series is for 6.1.y"
 expect_build_error "a tree the series does not fit" "$(fake_tree 6 1 0)" "does not fit this tree"
@@ -220,8 +261,65 @@ check_vmcoreinfo() {
 	return $ok
 }
 
+# The dump directories a kdump run left, one a line.  A 9p target is the run
+# directory itself; an ext4 disk is copied out with debugfs first.
+dump_dirs() {
+	local dir=$1 root
+	if [ -e "$dir/disk.img" ]; then
+		rm -rf "$dir/disk"
+		mkdir -p "$dir/disk"
+		debugfs -R "rdump $kdump_path $dir/disk" "$dir/disk.img" >/dev/null 2>&1 || true
+		root=$dir/disk/${kdump_path##*/}
+	else
+		root=$dir$kdump_path
+	fi
+	find "$root" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort
+}
+
+# check_capture DIR STATUS: the files a capture that ended in STATUS leaves.
+check_capture() {
+	local dir=$1 want=$2 dumps d ok=0 f
+	dumps=$(dump_dirs "$dir")
+	reason_json=''
+	if [ "$want" = unmounted ]; then
+		[ -z "$dumps" ] || { note "a dump directory exists: $dumps"; ok=1; }
+		reason_json=$dir/console-reason.json
+		sed -n 's/^oopslimit-reason: //p' "$dir/console.log" | tr -d '\r' >"$reason_json"
+		jq -e . "$reason_json" >/dev/null 2>&1 || { note "no reason.json on the console"; return 1; }
+		return $ok
+	fi
+	if [ "$(grep -c . <<<"$dumps")" -ne 1 ]; then
+		note "expected one dump directory, found: ${dumps:-none}"
+		return 1
+	fi
+	d=$dumps
+	reason_json=$d/reason.json
+	note "dump directory: $d ($(cd "$d" && echo *))"
+	for f in vmcore-dmesg.txt reason.json reason.txt; do
+		[ -s "$d/$f" ] || { note "no $f"; ok=1; }
+	done
+	if [ "$want" = complete ]; then
+		[ ! -e "$d/vmcore-incomplete" ] || { note "vmcore-incomplete left behind"; ok=1; }
+		if [ "$(head -c 8 "$d/vmcore" 2>/dev/null)" != "KDUMP   " ]; then
+			note "vmcore is not a kdump-compressed dump"
+			ok=1
+		elif [ "$(jq -r .capture.dump_bytes "$reason_json" 2>/dev/null)" != "$(stat -c %s "$d/vmcore")" ]; then
+			note "reason.json's dump_bytes differs from the vmcore's size"
+			ok=1
+		else
+			note "vmcore: $(stat -c %s "$d/vmcore") bytes, saved in $(jq -r .capture.seconds "$reason_json") s"
+		fi
+	else
+		[ ! -e "$d/vmcore" ] || { note "a vmcore exists after a failed capture"; ok=1; }
+		[ -e "$d/vmcore-incomplete" ] || { note "no vmcore-incomplete"; ok=1; }
+	fi
+	return $ok
+}
+
 run_scenario() {
 	local f=$1 name kernel_dir append='' limit=120 dump='' key rest dir rc=0 bad=0 t0
+	local mem=512M disk='' kdump=() reason_json=''
+	kdump_path=/dumps
 	name=$(basename "$f" .scn)
 	dir=$OOPSLIMIT_CACHE/runs/$name
 	rm -rf "$dir"
@@ -233,12 +331,31 @@ run_scenario() {
 		timeout) limit=$rest ;;
 		dump) dump=$dir/dump.elf ;;
 		step) printf '%s\n' "$rest" >>"$dir/plan" ;;
+		memory) mem=$rest ;;
+		disk) disk=$rest ;;
+		kdump) kdump+=("$rest") ;;
 		esac
 	done <"$f"
+	if [ -n "$disk" ]; then
+		truncate -s "$disk" "$dir/disk.img"
+		mkfs.ext4 -q -F -L crash "$dir/disk.img" || die "mkfs.ext4 failed for $dir/disk.img"
+	fi
+	if [ ${#kdump[@]} -gt 0 ]; then
+		mkdir -p "$dir/boot"
+		cp "$kernel_dir/bzImage" "$dir/boot/bzImage"
+		cp "$capture_initrd" "$dir/boot/capture.img"
+		{
+			cat "$OOPSLIMIT_TOP/kdump/kdump.conf"
+			printf '%s\n' "# the test harness" "kernel /host/boot/bzImage" "initrd /host/boot/capture.img" \
+				"target 9p:host" "mount_options trans=virtio,version=9p2000.L" "path /dumps" "mount_wait 5" \
+				"# the scenario" "${kdump[@]}"
+		} >"$dir/kdump.conf"
+		kdump_path=$(sed -n 's/^path[[:space:]]\{1,\}//p' "$dir/kdump.conf" | tail -n 1)
+	fi
 	note "$name: $(sed -n 's/^about //p' "$f")"
 	t0=$(now_ms)
 	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$initrd" -d "$dir" \
-		-a "$append" -t "$limit" ${dump:+-D "$dump"} || rc=$?
+		-a "$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} ${disk:+-b "$dir/disk.img"} || rc=$?
 	note "$name: QEMU ran $(since "$t0") s, status $rc; console: $dir/console.log"
 	if ! grep -q '^booted ' "$dir/results" 2>/dev/null; then
 		note "$name: the guest never reported (no 'booted' line in $dir/results)"
@@ -271,6 +388,17 @@ run_scenario() {
 				{ note "$name: expected $arg1 console lines with '$argrest', saw $n"; bad=1; } ;;
 		vmcoreinfo)
 			check_vmcoreinfo "$dir" "$kernel_dir/System.map" || bad=1 ;;
+		capture)
+			check_capture "$dir" "$arg1" || bad=1 ;;
+		reason)
+			if [ -z "$reason_json" ]; then
+				note "$name: expect reason needs an expect capture line before it"
+				bad=1
+				continue
+			fi
+			line=$(jq -r ".$arg1" "$reason_json" 2>/dev/null || echo 'unreadable')
+			[ "$line" = "$argrest" ] ||
+				{ note "$name: reason.json $arg1 is '$line', expected '$argrest'"; bad=1; } ;;
 		esac
 	done <"$f"
 	[ -n "$panic_line" ] && note "$name: $panic_line"

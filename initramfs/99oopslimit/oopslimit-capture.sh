@@ -1,0 +1,133 @@
+#!/bin/sh
+# oopslimit-capture: runs in the capture kernel.  Mounts the dump target,
+# saves the kernel log, the dump and the reason the kernel panicked into
+# <target><path>/<timestamp>/, then reboots (or powers off).
+#
+# Its settings come from the capture kernel's command line, where
+# "oopslimit-kdump load" put them (see kdump/kdump.conf):
+#   oopslimit.target=FSTYPE:SOURCE   oopslimit.mntopts=OPTIONS
+#   oopslimit.path=/var/crash        oopslimit.collector=-l,-d,31
+#   oopslimit.mount_wait=SECONDS     oopslimit.final=reboot|poweroff
+#
+# Files in the dump directory:
+#   vmcore-dmesg.txt    the kernel log
+#   vmcore-incomplete   the dump while it is written, and after a failure
+#   vmcore              the dump, once written completely and synced
+#   reason.json         the machine-readable report, written first (so a
+#                       failure is recorded) and completed at the end
+#   reason.txt          the same, one screen for people
+# When the target cannot be mounted, reason.json goes to the console only,
+# on lines starting "oopslimit-reason: ".
+set -u
+
+say() {
+	echo "oopslimit-capture: $*" >/dev/console 2>/dev/null || echo "oopslimit-capture: $*"
+}
+
+target='' mntopts='' path=/var/crash collector='-l,-d,31' mount_wait=30 final=reboot
+# shellcheck disable=SC2013  # words, not lines: that is how the kernel splits it
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	oopslimit.target=*) target=${arg#*=} ;;
+	oopslimit.mntopts=*) mntopts=${arg#*=} ;;
+	oopslimit.path=*) path=${arg#*=} ;;
+	oopslimit.collector=*) collector=${arg#*=} ;;
+	oopslimit.mount_wait=*) mount_wait=${arg#*=} ;;
+	oopslimit.final=*) final=${arg#*=} ;;
+	esac
+done
+
+finish() {
+	sync
+	[ -n "${mounted:-}" ] && umount "$mnt" 2>/dev/null
+	case $final in
+	poweroff) say "capture done; powering off" && echo o >/proc/sysrq-trigger ;;
+	*) say "capture done; rebooting" && echo b >/proc/sysrq-trigger ;;
+	esac
+	exit 0
+}
+
+# report ARGS...: writes reason.json and reason.txt into $dir (or to the
+# console when there is no directory) with the capture facts in ARGS.
+report() {
+	if [ -n "${dir:-}" ]; then
+		oopslimit-reason -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
+			--time "$crash_time" "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
+		sed -n '/[^ ]/s/^/oopslimit-reason: /p' "$dir/reason.txt" >/dev/console 2>/dev/null
+	else
+		vmcore-dmesg /proc/vmcore >/tmp/vmcore-dmesg.txt 2>/dev/null
+		oopslimit-reason -l /tmp/vmcore-dmesg.txt -j - --time "$crash_time" "$@" /proc/vmcore |
+			sed -n '/[^ ]/s/^/oopslimit-reason: /p' >/dev/console
+	fi
+}
+
+crash_time=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+stamp=$(date -u +%Y-%m-%d-%H%M%S)
+say "capturing to ${target:-nowhere}${path} (collector: makedumpfile $(echo "$collector" | tr , ' '))"
+
+# --- the target ------------------------------------------------------------------
+mnt=/oopslimit-target
+fstype=${target%%:*} source=${target#*:}
+if [ -z "$target" ] || [ "$fstype" = "$target" ] || [ -z "$source" ]; then
+	say "error: no oopslimit.target=FSTYPE:SOURCE on the command line"
+	report --capture failed --error "no dump target configured"
+	finish
+fi
+mkdir -p "$mnt"
+waited=0 mounted=''
+while :; do
+	if err=$(mount -t "$fstype" ${mntopts:+-o "$mntopts"} "$source" "$mnt" 2>&1); then
+		mounted=yes
+		break
+	fi
+	[ "$waited" -ge "$mount_wait" ] && break
+	sleep 1
+	waited=$((waited + 1))
+done
+if [ -z "$mounted" ]; then
+	say "error: cannot mount $source ($fstype) after ${waited} s: $err"
+	report --capture failed --error "cannot mount $source ($fstype): $err"
+	finish
+fi
+
+dir=$mnt$path/$stamp
+if ! err=$(mkdir -p "$dir" 2>&1); then
+	dir=''
+	say "error: cannot create the dump directory: $err"
+	report --capture failed --error "cannot create $path/$stamp on $source: $err"
+	finish
+fi
+say "dump directory: $path/$stamp on $source"
+
+# --- the log, then a first report that a full target cannot lose ---------------------
+if vmcore-dmesg /proc/vmcore >"$dir/vmcore-dmesg.txt.tmp" 2>/dev/null; then
+	mv "$dir/vmcore-dmesg.txt.tmp" "$dir/vmcore-dmesg.txt"
+else
+	say "warning: vmcore-dmesg could not read the log"
+	rm -f "$dir/vmcore-dmesg.txt.tmp"
+fi
+report --capture "in progress" --reserve 16384 --error "the capture did not finish"
+
+# --- the dump ------------------------------------------------------------------------
+t0=$(date +%s%N)
+# shellcheck disable=SC2046  # the collector options are words by design
+makedumpfile $(echo "$collector" | tr , ' ') /proc/vmcore "$dir/vmcore-incomplete" \
+	>/tmp/makedumpfile.log 2>&1
+rc=$?
+sync
+t1=$(date +%s%N)
+secs=$(((t1 - t0) / 1000000))
+secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
+tail -n 3 /tmp/makedumpfile.log 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+
+if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
+	sync
+	say "saved vmcore in $secs s"
+	report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs"
+else
+	err=$(grep -v '^$' /tmp/makedumpfile.log 2>/dev/null | tail -n 1)
+	say "error: makedumpfile failed with status $rc: $err"
+	report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
+		--seconds "$secs" --error "makedumpfile failed: ${err:-status $rc}"
+fi
+finish

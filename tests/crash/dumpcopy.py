@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Damaged copies of a QEMU ELF memory dump, for the crash extension's
+bad-input cases.
+
+  dumpcopy.py drop DUMP VMLINUX SYMBOL OUT
+      the page holding SYMBOL is missing: the PT_LOAD segment around it is
+      split in two that leave it out, as in a dump filtered of that page
+  dumpcopy.py cut-log DUMP VMLINUX OUT
+      the file ends where the kernel log's ring buffers begin (they are
+      allocated high when log_buf_len= is given), as a copy that stopped
+      part-way would
+  dumpcopy.py move-symbol VMLINUX SYMBOL DELTA OUT
+      a copy of the vmlinux whose symbol table puts SYMBOL DELTA bytes away
+      (its DWARF untouched): a vmlinux that crash accepts but that does not
+      describe the dump, as one from another build of the same source
+
+The new program header table of "drop" replaces the section headers QEMU
+writes after the ELF header (crash reads headers only near a file's start).
+"""
+import os
+import shutil
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemudump  # noqa: E402
+
+PAGE = 4096
+
+
+def drop(dump, vmlinux, symbol, out):
+    prog, kaslr, _ = qemudump.program(dump, vmlinux)
+    mm = qemudump.open_dump(dump)
+    _, phys_base = qemudump.kernel_mapping(qemudump.scan_vmcoreinfo(mm, qemudump.elf_loads(mm)))
+    page = qemudump.linked_to_phys(prog.symbol(symbol).address, kaslr, phys_base) & ~(PAGE - 1)
+
+    phoff, = struct.unpack_from("<Q", mm, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", mm, 0x36)
+    headers, split = [], False
+    for i in range(phnum):
+        raw = mm[phoff + i * phentsize:phoff + (i + 1) * phentsize]
+        (p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz, _,
+         p_align) = struct.unpack("<IIQQQQQQ", raw)
+        if p_type == 1 and p_paddr <= page < p_paddr + p_filesz:
+            before = page - p_paddr
+            after = p_filesz - before - PAGE
+            if before:
+                headers.append(struct.pack("<IIQQQQQQ", 1, p_flags, p_offset, p_vaddr,
+                                           p_paddr, before, before, p_align))
+            if after > 0:
+                skip = before + PAGE
+                headers.append(struct.pack("<IIQQQQQQ", 1, p_flags, p_offset + skip,
+                                           p_vaddr + skip if p_vaddr else 0,
+                                           p_paddr + skip, after, after, p_align))
+            split = True
+        else:
+            headers.append(raw)
+    if not split:
+        raise SystemExit("physical page %#x is in no PT_LOAD segment" % page)
+    start = 0x40
+    first_data = min(struct.unpack_from("<Q", h, 8)[0] for h in headers)
+    if start + len(headers) * phentsize > first_data:
+        raise SystemExit("no room for %d program headers" % len(headers))
+    shutil.copyfile(dump, out)
+    with open(out, "r+b") as f:
+        f.seek(start)
+        for h in headers:
+            f.write(h)
+        f.seek(0x20)
+        f.write(struct.pack("<QQ", start, 0))  # e_phoff, e_shoff
+        f.seek(0x38)
+        f.write(struct.pack("<HHHH", len(headers), 0x40, 0, 0))  # phnum, shentsize, shnum, shstrndx
+    print("%s: page %#x (%s) left out" % (out, page, symbol))
+
+
+def cut_log(dump, vmlinux, out):
+    prog, _, file_offset = qemudump.program(dump, vmlinux)
+    prb = prog["prb"]
+    page_offset = prog["page_offset_base"].value_()
+    rings = [prb.desc_ring.descs.value_(), prb.desc_ring.infos.value_(),
+             prb.text_data_ring.data.value_()]
+    low = min(rings)
+    if low < page_offset:
+        raise SystemExit("the log is in the kernel image (no log_buf_len=?): nothing to cut")
+    size = file_offset(low - page_offset)
+    if size is None:
+        raise SystemExit("the log is not in the dump")
+    with open(dump, "rb") as src, open(out, "wb") as dst:
+        left = size
+        while left:
+            chunk = src.read(min(left, 1 << 24))
+            if not chunk:
+                break
+            dst.write(chunk)
+            left -= len(chunk)
+    print("%s: cut at %d bytes, where the log begins (physical %#x)" % (out, size, low - page_offset))
+
+
+def move_symbol(vmlinux, symbol, delta, out):
+    shutil.copyfile(vmlinux, out)
+    with open(out, "r+b") as f:
+        data = f.read()
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+        for i in range(shnum):
+            (_, sh_type, _, _, sh_offset, sh_size, sh_link, _, _,
+             sh_entsize) = struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+            if sh_type == 2:  # SHT_SYMTAB
+                break
+        else:
+            raise SystemExit("no symbol table in " + vmlinux)
+        str_offset, = struct.unpack_from("<Q", data, shoff + sh_link * shentsize + 0x18)
+        moved = 0
+        for off in range(sh_offset, sh_offset + sh_size, sh_entsize):
+            st_name, = struct.unpack_from("<I", data, off)
+            end = data.index(b"\0", str_offset + st_name)
+            if data[str_offset + st_name:end] == symbol.encode():
+                value, = struct.unpack_from("<Q", data, off + 8)
+                f.seek(off + 8)
+                f.write(struct.pack("<Q", (value + int(delta, 0)) & (2**64 - 1)))
+                moved += 1
+    if moved != 1:
+        raise SystemExit("%d symbols named %s" % (moved, symbol))
+    print("%s: %s moved by %s" % (out, symbol, delta))
+
+
+def main():
+    if len(sys.argv) == 6 and sys.argv[1] == "drop":
+        drop(*sys.argv[2:])
+    elif len(sys.argv) == 5 and sys.argv[1] == "cut-log":
+        cut_log(*sys.argv[2:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "move-symbol":
+        move_symbol(*sys.argv[2:])
+    else:
+        raise SystemExit("usage: dumpcopy.py drop DUMP VMLINUX SYMBOL OUT | cut-log DUMP VMLINUX OUT"
+                         " | move-symbol VMLINUX SYMBOL DELTA OUT")
+
+
+if __name__ == "__main__":
+    main()
