@@ -65,13 +65,29 @@ void olx_counters(const struct olx_report *r, struct ol_counters *c)
 	c->warn_limit = (unsigned int)r->var[OLX_WARN_LIMIT].value;
 }
 
+bool olx_checkable(const struct olx_report *r)
+{
+	const struct olx_var *v = r->var;
+
+	if (r->live || !r->log_read)
+		return false;
+	switch (r->log.reason) {
+	case OL_OOPS_LIMIT:
+		return v[OLX_OOPS_COUNT].read && v[OLX_OOPS_LIMIT].read;
+	case OL_WARN_LIMIT:
+		return v[OLX_WARN_COUNT].read && v[OLX_WARN_LIMIT].read;
+	default:
+		return true;
+	}
+}
+
 void olx_judge(struct olx_report *r)
 {
 	struct ol_counters c;
 
 	r->why[0] = '\0';
 	r->consistent = true;
-	if (r->live || !r->log_read)
+	if (!olx_checkable(r))
 		return;
 	olx_counters(r, &c);
 	r->consistent = ol_consistent(&r->log, &c, r->why, sizeof(r->why));
@@ -294,7 +310,9 @@ void olx_print_text(FILE *f, const struct olx_report *r, bool verbose)
 	print_verdict(f, r);
 	if (!r->live && r->log_read) {
 		label(f, "CONSISTENT");
-		if (r->consistent) {
+		if (!olx_checkable(r)) {
+			fprintf(f, "unknown (the counters it needs could not be read)\n");
+		} else if (r->consistent) {
 			fprintf(f, "yes\n");
 		} else {
 			fprintf(f, "no: ");
@@ -302,11 +320,11 @@ void olx_print_text(FILE *f, const struct olx_report *r, bool verbose)
 			fputc('\n', f);
 		}
 	}
-	label(f, "LAST WARNING");
+	label(f, "LAST_WARNING");
 	print_warning(f, r);
 	if (verbose) {
 		if (r->log_read && r->log.first_oops[0]) {
-			label(f, "FIRST OOPS");
+			label(f, "FIRST_OOPS");
 			put_text(f, r->log.first_oops);
 			fputc('\n', f);
 		}
@@ -408,7 +426,7 @@ void olx_print_json(FILE *f, const struct olx_report *r)
 	jtext(f, "detail", logged ? log->detail : NULL, &first);
 	jnum(f, "panic_limit", logged && log->have_limit, log->limit, &first);
 	key(f, "consistent", &first);
-	fputs(logged ? (r->consistent ? "true" : "false") : "null", f);
+	fputs(olx_checkable(r) ? (r->consistent ? "true" : "false") : "null", f);
 	jtext(f, "inconsistency", logged && !r->consistent ? r->why : NULL, &first);
 	key(f, "last_warning", &first);
 	if (r->log_read && log->have_warning) {

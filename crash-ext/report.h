@@ -73,6 +73,13 @@ bool olx_no_limits(const struct olx_report *r);
 /* Fills counters for ol_consistent() from what was read. */
 void olx_counters(const struct olx_report *r, struct ol_counters *c);
 
+/*
+ * Whether the verdict can be checked against the counters: not for a live
+ * system or an unreadable log, nor for a limit panic whose count or limit
+ * could not be read.
+ */
+bool olx_checkable(const struct olx_report *r);
+
 /* Sets r->consistent and r->why from the log and the counters. */
 void olx_judge(struct olx_report *r);
 
