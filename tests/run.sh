@@ -4,6 +4,7 @@
 # with "N passed, N failed".  Exit status 0 only when all passed.
 #
 # Usage: tests/run.sh [SCENARIO...]     (names without .scn; default: all)
+# OOPSLIMIT_SCENARIOS_ONLY=1 skips the static checks (for work on one scenario).
 set -eu
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -49,6 +50,10 @@ fi
 #                         unmounted: no directory, reason.json on the console
 #   expect reason KEY VALUE   reason.json's KEY (jq path without the dot, e.g.
 #                         capture.status) is VALUE
+#   expect kdump ARGS => STATUS TEXT
+#                         the guest's "kdump ARGS" step exited with STATUS and
+#                         its last line contains TEXT; a kdump step without
+#                         such a line must exit 0
 validate() {
 	local f=$1 n=0 key rest kernel='' steps=0
 	while read -r key rest; do
@@ -72,12 +77,14 @@ validate() {
 			[ "$rest" = yes ] || die "$f:$n: dump takes 'yes'" ;;
 		step)
 			case ${rest%% *} in
-			trigger | record | write | sysctl | console | kallsyms | sysrq | hold) steps=$((steps + 1)) ;;
+			trigger | record | write | sysctl | console | kallsyms | sysrq | hold | kdump) steps=$((steps + 1)) ;;
 			*) die "$f:$n: unknown step '${rest%% *}'" ;;
 			esac ;;
 		expect)
 			case ${rest%% *} in
 			record | panic | survived | count | vmcoreinfo | reason) ;;
+			kdump)
+				[[ $rest =~ ^kdump\ [a-z]+.*\ =\>\ [0-9]+ ]] || die "$f:$n: expect kdump ARGS => STATUS [TEXT]" ;;
 			capture)
 				case ${rest#capture } in complete | failed | unmounted) ;;
 				*) die "$f:$n: expect capture complete, failed or unmounted" ;; esac ;;
@@ -115,7 +122,13 @@ initrd=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh")
 capture_initrd=$("$OOPSLIMIT_TOP/scripts/capture-initramfs.sh" "$(cat "$limits_dir/kernelrelease")")
 note "capture initramfs (dracut): $(du -k "$capture_initrd" | cut -f1) KiB compressed, $(zcat "$capture_initrd" | wc -c | awk '{ printf "%d", $1 / 1024 }') KiB unpacked"
 note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+make -s -C "$OOPSLIMIT_TOP/kdump" O="$scratch" >/dev/null || die "building kdump/oopslimit-reason failed"
+reason_bin=$scratch/oopslimit-reason
 
+static_checks() {
+local tree p out rc err
 tree=$(cat "$limits_dir/source")
 while read -r p; do
 	if out=$(perl "$tree/scripts/checkpatch.pl" --strict -q "$p" 2>&1) && [ -z "$out" ]; then
@@ -182,8 +195,6 @@ fake_tree() {
 	tar -cJf "$scratch/fake-$1.$2.$3.tar.xz" -C "$scratch/t" linux-source-x
 	printf '%s\n' "$scratch/fake-$1.$2.$3.tar.xz"
 }
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 # Unit tests of the verdict code the crash extension and the capture recorder
 # share: no dump and no QEMU, built with the sanitizers.
 if out=$(gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
@@ -214,6 +225,8 @@ else
 	note "status $rc, said: $err"
 	result FAIL "a hanging guest is stopped at the time limit"
 fi
+}
+[ "${OOPSLIMIT_SCENARIOS_ONLY:-}" = 1 ] || static_checks
 
 # --- scenarios ------------------------------------------------------------------
 # vmcoreinfo_lines DUMP PADDR SIZE: the kernel's vmcoreinfo note, read at the
@@ -300,6 +313,7 @@ check_capture() {
 	done
 	if [ "$want" = complete ]; then
 		[ ! -e "$d/vmcore-incomplete" ] || { note "vmcore-incomplete left behind"; ok=1; }
+		[ -s "$d/makedumpfile.log" ] || { note "no makedumpfile.log"; ok=1; }
 		if [ "$(head -c 8 "$d/vmcore" 2>/dev/null)" != "KDUMP   " ]; then
 			note "vmcore is not a kdump-compressed dump"
 			ok=1
@@ -308,6 +322,16 @@ check_capture() {
 			ok=1
 		else
 			note "vmcore: $(stat -c %s "$d/vmcore") bytes, saved in $(jq -r .capture.seconds "$reason_json") s"
+		fi
+		# The recorder run on the host on the saved dump agrees with the
+		# capture kernel's run on /proc/vmcore.
+		local fields='[.kernel_release, .panic_message, .reason, .origin, .counters_source,
+			.oops_count, .oops_limit, .warn_count, .warn_limit] | @json' here there
+		there=$(jq -r "$fields" "$reason_json" 2>/dev/null)
+		here=$("$reason_bin" -j - "$d/vmcore" 2>&1 | jq -r "$fields" 2>&1)
+		if [ "$here" != "$there" ]; then
+			note "oopslimit-reason on the host says $here, in the capture kernel $there"
+			ok=1
 		fi
 	else
 		[ ! -e "$d/vmcore" ] || { note "a vmcore exists after a failed capture"; ok=1; }
@@ -347,8 +371,11 @@ run_scenario() {
 		{
 			cat "$OOPSLIMIT_TOP/kdump/kdump.conf"
 			printf '%s\n' "# the test harness" "kernel /host/boot/bzImage" "initrd /host/boot/capture.img" \
-				"target 9p:host" "mount_options trans=virtio,version=9p2000.L" "path /dumps" "mount_wait 5" \
-				"# the scenario" "${kdump[@]}"
+				"path /dumps" "mount_wait 5"
+			# the run directory over 9p, unless the scenario names a target
+			printf '%s\n' "${kdump[@]}" | grep -q '^target ' ||
+				printf '%s\n' "target 9p:host" "mount_options trans=virtio,version=9p2000.L"
+			printf '%s\n' "# the scenario" "${kdump[@]}"
 		} >"$dir/kdump.conf"
 		kdump_path=$(sed -n 's/^path[[:space:]]\{1,\}//p' "$dir/kdump.conf" | tail -n 1)
 	fi
@@ -401,6 +428,26 @@ run_scenario() {
 				{ note "$name: reason.json $arg1 is '$line', expected '$argrest'"; bad=1; } ;;
 		esac
 	done <"$f"
+	# kdump steps: each as expected, or successful
+	local got want
+	while IFS= read -r got; do
+		want=$(sed -n "s/^expect[[:space:]]\{1,\}kdump \(.*\)/\1/p" "$f" | while IFS= read -r w; do
+			[ "${got%% => *}" = "${w%% => *}" ] && printf '%s\n' "$w"
+		done | head -n 1)
+		if [ -z "$want" ]; then
+			[[ ${got#* => } == 0\ * ]] || { note "$name: kdump ${got}"; bad=1; }
+		else
+			local rc_text=${want#* => } st=${want#* => }
+			st=${st%% *}
+			[ "$rc_text" = "$st" ] && rc_text='' || rc_text=${rc_text#* }
+			if [[ ${got#* => } == "$st "* ]] && [[ ${got#* => } == *"$rc_text"* ]]; then
+				note "$name: kdump ${got}"
+			else
+				note "$name: expected 'kdump $want', got 'kdump $got'"
+				bad=1
+			fi
+		fi
+	done < <(sed -n 's/^kdump //p' "$dir/results" 2>/dev/null)
 	[ -n "$panic_line" ] && note "$name: $panic_line"
 	if [ $bad -eq 0 ]; then result OK "scenario $name"; else result FAIL "scenario $name"; fi
 }

@@ -22,7 +22,7 @@ depends() {
 install() {
 	local reason
 	inst_multiple sh makedumpfile vmcore-dmesg \
-		mount umount mkdir mv rm sync date cat sleep tail grep tr sed
+		mount umount mkdir mv cp rm sync date cat sleep tail grep tr sed
 	# The recorder: installed (make -C kdump install) or, for a build tree,
 	# named by OOPSLIMIT_REASON (dracut sets its own PATH).
 	reason=${OOPSLIMIT_REASON:-$(command -v oopslimit-reason)} || reason=''

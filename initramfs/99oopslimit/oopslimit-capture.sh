@@ -125,9 +125,12 @@ if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
 	say "saved vmcore in $secs s"
 	report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs"
 else
-	err=$(grep -v '^$' /tmp/makedumpfile.log 2>/dev/null | tail -n 1)
+	# the first line that names the trouble, not the closing "makedumpfile Failed."
+	err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" /tmp/makedumpfile.log 2>/dev/null)
 	say "error: makedumpfile failed with status $rc: $err"
 	report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
 		--seconds "$secs" --error "makedumpfile failed: ${err:-status $rc}"
 fi
+# makedumpfile's own messages, for triage (best effort: the target may be full)
+cp /tmp/makedumpfile.log "$dir/makedumpfile.log" 2>/dev/null || rm -f "$dir/makedumpfile.log"
 finish
