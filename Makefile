@@ -1,7 +1,7 @@
 # oopslimit: see README.md.
-.PHONY: all deps kernel initramfs test check-series clean-cache
+.PHONY: all deps kernel initramfs capture-initramfs test check-series clean-cache
 
-all: kernel initramfs
+all: kernel initramfs capture-initramfs
 
 deps:
 	scripts/deps.sh
@@ -12,6 +12,10 @@ kernel: deps
 
 initramfs: deps
 	scripts/guest-initramfs.sh
+
+# The kdump capture initramfs, built by dracut from initramfs/99oopslimit.
+capture-initramfs: kernel
+	scripts/capture-initramfs.sh "$$(cat "$$(scripts/build-kernel.sh limits)/kernelrelease")"
 
 # The test suite: static checks, then every scenario in QEMU.  TAP output,
 # ending with "N passed, N failed".  SCENARIOS="warn-limit oops-limit" picks some.
