@@ -25,7 +25,8 @@ static void cmd_oopslimit(void);
 static char *help_oopslimit[];
 
 static struct command_table_entry command_table[] = {
-	{ "oopslimit", cmd_oopslimit, help_oopslimit, 0 },
+	/* MINIMAL: it needs no gdb, so it runs under crash --minimal too */
+	{ "oopslimit", cmd_oopslimit, help_oopslimit, MINIMAL },
 	{ NULL, NULL, NULL, 0 },
 };
 
@@ -151,7 +152,8 @@ static void check_vmlinux(struct olx_report *r)
 	unsigned int i;
 	ulong addr;
 
-	if (vmcoreinfo("OSRELEASE", release, sizeof(release), &where) &&
+	/* (crash --minimal reads no utsname) */
+	if (kt->utsname.release[0] && vmcoreinfo("OSRELEASE", release, sizeof(release), &where) &&
 	    strcmp(release, kt->utsname.release) != 0)
 		olx_note(r, "vmlinux does not match the dump: %s has OSRELEASE=%s, the dump's kernel says %s",
 			 where, release, kt->utsname.release);
@@ -313,7 +315,7 @@ static void read_taint_table(void *arg)
 	tsize = STRUCT_SIZE("taint_flag");
 	off = MEMBER_OFFSET("taint_flag", "c_true");
 	n = get_array_length("taint_flags", NULL, 0);
-	if (tsize <= 0 || off < 0 || n <= 0 || n > 64)
+	if (tsize <= 0 || off < 0 || n <= 0 || n >= 64)
 		return;
 	for (i = 0; i < n && k + 1 < (int)sizeof(r->taint); i++) {
 		if (!(mask & (1UL << i)))

@@ -24,8 +24,11 @@
 #                        case is skipped when nothing matches
 #   vmlinux limits|baseline|PATH
 #                        the vmlinux crash gets (default: the booted kernel's)
-#   crash ARGS           extra crash arguments (default for a QEMU memory
-#                        dump: --kaslr auto, since it has no VMCOREINFO note)
+#   crash ARGS           crash arguments before the file names (default
+#                        --kaslr auto: crash 8.0.2 looks for KASLR only when
+#                        the vmlinux has module_load_offset, and the test
+#                        kernels have no modules; a QEMU dump has no
+#                        VMCOREINFO either)
 #   truncate BYTES|N%|log
 #                        crash reads a copy cut to this size, or where the
 #                        kernel log's buffers begin (boot with log_buf_len=
@@ -51,8 +54,10 @@
 # Every case is also checked for: crash exits cleanly and still runs a
 # command after "oopslimit"; output is printable ASCII without crash's
 # "error"/"invalid"; the text and JSON agree on every counter, limit and the
-# verdict; and every counter, limit, panic flag, taint mask and address
-# equals what drgn reads from the same dump (tests/crash/drgn-counters.py).
+# verdict; every counter, limit, panic flag, taint mask and address equals
+# what drgn reads from the same dump (tests/crash/drgn-counters.py); and for
+# a kdump capture, the verdict, counters and last warning equal those of
+# the reason.json next to the vmcore.
 set -eu
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -389,7 +394,7 @@ run_case() {
 	*) vmlinux=$vmlinux_key ;;
 	esac
 	crash_args=$(case_value "$f" crash)
-	[ -n "$crash_args" ] || [ -n "$(case_value "$f" vmcore)" ] || crash_args='--kaslr auto'
+	[ -n "$crash_args" ] || crash_args='--kaslr auto'
 	cut=$(case_value "$f" truncate)
 	if [ -n "$cut" ] && ! dump=$(cut_copy "$dump" "$cut" "$vmlinux"); then
 		result FAIL "case $name: cannot cut the dump ($cut)"
@@ -454,7 +459,7 @@ run_case() {
 		bad=1
 	fi
 	sed 's/^/#   | /' "$out/text"
-	note "$name: crash's sys says PANIC: $(text_value "$out/sys" PANIC)"
+	[ ! -s "$out/sys" ] || note "$name: crash's sys says PANIC: $(text_value "$out/sys" PANIC)"
 
 	# Clean output: printable, no crash error words.
 	if LC_ALL=C grep -n '[^[:print:]]' "$out/text" "$out/json" "$out/verbose" | head -n 3 | grep -q .; then
@@ -515,7 +520,37 @@ run_case() {
 		printf '%s\n' "$got" | sed "s/^/# $name: /"
 		bad=1
 	fi
+	# A kdump capture's reason.json (the capture-side recorder, same
+	# verdict code) says the same.
+	if [ -r "$(dirname "$dump")/reason.json" ]; then
+		if got=$(reason_check "$out/json" "$(dirname "$dump")/reason.json"); then
+			note "$name: reason.json of the capture agrees"
+		else
+			printf '%s\n' "$got" | sed "s/^/# $name: /"
+			bad=1
+		fi
+	fi
 	if [ $bad -eq 0 ]; then result OK "case $name"; else result FAIL "case $name"; fi
+}
+
+reason_check() { # reason_check JSON REASON-JSON
+	/usr/bin/python3 - "$@" <<-'EOF'
+		import json, sys
+		j = json.load(open(sys.argv[1]))
+		r = json.load(open(sys.argv[2]))
+		pairs = [("verdict", "reason"), ("origin", "origin"), ("detail", "detail"),
+		         ("panic", "panic_message"), ("oops_count", "oops_count"),
+		         ("oops_limit", "oops_limit"), ("warn_count", "warn_count"),
+		         ("warn_limit", "warn_limit"), ("consistent", "consistent")]
+		bad = ["%s: oopslimit %r, reason.json %s %r" % (a, j.get(a), b, r.get(b))
+		       for a, b in pairs if b in r and j.get(a) != r[b]]
+		lw, rw = j.get("last_warning") or {}, r.get("last_warning") or {}
+		for k in ("origin", "where", "function"):
+		    if lw.get(k) != rw.get(k):
+		        bad.append("last_warning.%s: oopslimit %r, reason.json %r" % (k, lw.get(k), rw.get(k)))
+		print("\n".join(bad))
+		sys.exit(1 if bad else 0)
+	EOF
 }
 
 # "help oopslimit" in crash's layout, against the first dump there is.
