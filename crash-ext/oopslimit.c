@@ -404,8 +404,11 @@ static void read_log(struct olx_report *r)
 	close_tmpfile();
 	ol_log_done(&r->log);
 	r->log_read = r->log.lines > 0;
-	if (!whole)
-		olx_note(r, "reading the log failed part-way; %lu lines read", r->log.lines);
+	if (!whole && r->log_read)
+		olx_note(r, "crash's log reader stopped after %lu lines (its message is above)",
+			 r->log.lines);
+	else if (!whole)
+		olx_note(r, "the log could not be read: crash's log reader stopped (its message is above)");
 	else if (!r->log_read)
 		olx_note(r, "the log could not be read (empty, or not in the dump)");
 }
