@@ -1,7 +1,17 @@
 # oopslimit: see README.md.
-.PHONY: all deps kernel initramfs capture-initramfs test check-series clean-cache
+.PHONY: all run deps kernel initramfs capture-initramfs test check-series clean-cache
 
 all: kernel initramfs capture-initramfs
+
+# The main job: build, boot, load kdump, exhaust a limit, capture, verdict.
+# POLICY=warn_limit|oops_limit|ubsan|panic_on_warn|panic_on_oops|sysrq,
+# N=3 (the limit), MEM=512M (guest memory), CRASHKERNEL=64M.
+POLICY ?= warn_limit
+N ?= 3
+MEM ?= 512M
+CRASHKERNEL ?= 64M
+run: deps
+	scripts/main.sh -p "$(POLICY)" -n "$(N)" -m "$(MEM)" -c "$(CRASHKERNEL)"
 
 deps:
 	scripts/deps.sh

@@ -272,7 +272,12 @@ run_scenario() {
 	note "$name: $(sed -n 's/^about //p' "$f")"
 	t0=$(now_ms)
 	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$initrd" -d "$dir" \
-		-a "$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} ${disk:+-b "$dir/disk.img"} || rc=$?
+		-a "$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} ${disk:+-b "$dir/disk.img"} &
+	# a caller may follow the run as it goes (scripts/main.sh does)
+	if declare -F scenario_watch >/dev/null; then
+		scenario_watch "$dir" $!
+	fi
+	wait $! || rc=$?
 	note "$name: QEMU ran $(since "$t0") s, status $rc; console: $dir/console.log"
 	if ! grep -q '^booted ' "$dir/results" 2>/dev/null; then
 		note "$name: the guest never reported (no 'booted' line in $dir/results)"

@@ -150,4 +150,26 @@ if [ -n "$base_vmcore" ] && [[ " ${scenarios[*]} " == *kdump-baseline.scn* ]]; t
 		result FAIL "oopslimit-reason falls back to the log on a dump without the symbols"
 	fi
 fi
+# The main job (make run): a good run ends in a verdict from crash; a run that
+# cannot work names the stage that failed and its log, in one line.
+if [ "${OOPSLIMIT_SCENARIOS_ONLY:-}" != 1 ]; then
+	rc=0
+	out=$("$OOPSLIMIT_TOP/scripts/main.sh" -p panic_on_oops 2>&1) || rc=$?
+	if [ $rc -eq 0 ] && grep -q 'VERDICT: panic_on_oops' <<<"$out" && grep -q '^\[6/6\] analyse ' <<<"$out"; then
+		sed -n 's/^\(\[[0-9]\/6\].*\)/# \1/p' <<<"$out"
+		result OK "main job: panic_on_oops from boot to crash's verdict"
+	else
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		result FAIL "main job: panic_on_oops from boot to crash's verdict"
+	fi
+	rc=0
+	out=$("$OOPSLIMIT_TOP/scripts/main.sh" -c 16M 2>&1) || rc=$?
+	if [ $rc -ne 0 ] && [ "$(grep -c 'error: ' <<<"$out")" -eq 1 ] &&
+		grep -q "error: stage 'load kdump' failed: .*16 MiB reserved.*(log: .*kdump-load.out)" <<<"$out"; then
+		result OK "main job: too small a reservation fails at 'load kdump', naming its log"
+	else
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		result FAIL "main job: too small a reservation fails at 'load kdump', naming its log"
+	fi
+fi
 tap_end

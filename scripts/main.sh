@@ -1,0 +1,172 @@
+#!/bin/bash
+# The main job, from nothing to a verdict: build (or reuse) the kernel, the
+# guest and capture initramfs images and the crash extension; boot the guest;
+# load kdump; provoke the policy until the kernel panics; let the capture
+# kernel save the dump; run crash with the oopslimit extension on it.
+#
+# Usage: scripts/main.sh [-p POLICY] [-n N] [-m MEM] [-c CRASHKERNEL]
+#   -p  warn_limit (default), oops_limit, ubsan (warn_limit reached by a
+#       UBSAN report), panic_on_warn, panic_on_oops or sysrq
+#   -n  the limit to exhaust (default 3; limits only)
+#   -m  guest memory (default 512M)
+#   -c  the capture kernel's reservation (default 64M)
+# make run [POLICY=...] [N=...] [MEM=...] [CRASHKERNEL=...] calls it.
+# crash 8.0.2 finds the KASLR offset of a kernel without modules only when
+# asked (--kaslr auto); the analysis asks.
+#
+# The run is a scenario like the tests' (scripts/scenario.sh), written from
+# the options into the run directory; each stage prints its time, and a
+# failing stage says which one and where its log is.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=scenario.sh
+. "$OOPSLIMIT_TOP/scripts/scenario.sh"
+
+policy=warn_limit n=3 mem=512M crashkernel=64M
+while getopts p:n:m:c:h opt; do
+	case $opt in
+	p) policy=$OPTARG ;;
+	n) n=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) crashkernel=$OPTARG ;;
+	*) sed -n '/^# Usage:/,/^# make run/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+[[ $n =~ ^[1-9][0-9]{0,4}$ ]] || die "-n takes a limit from 1 to 99999, not '$n'"
+[[ $mem =~ ^[1-9][0-9]*[MG]$ ]] || die "-m takes a size like 512M, not '$mem'"
+[[ $crashkernel =~ ^[1-9][0-9]*M$ ]] || die "-c takes a size like 64M, not '$crashkernel'"
+
+# The policies, as scenario lines: how to set it, how to provoke it, what
+# reason.json must then say.
+policy_lines() {
+	case $policy in
+	warn_limit)
+		printf '%s\n' "kdump   warn_limit $n" "step    trigger WARNING $n" \
+			"expect  reason reason warn_limit" "expect  reason origin kernel" \
+			"expect  reason warn_count $n" "expect  reason warn_limit $n" ;;
+	oops_limit)
+		printf '%s\n' "kdump   oops_limit $n" "step    trigger EXCEPTION $n" \
+			"expect  reason reason oops_limit" "expect  reason oops_count $n" "expect  reason oops_limit $n" ;;
+	ubsan)
+		[ "$n" -ge 2 ] || die "-p ubsan needs -n 2 or more (UBSAN reports a call site once)"
+		printf '%s\n' "kdump   warn_limit $n" "step    trigger WARNING $((n - 1))" "step    trigger ARRAY_BOUNDS 1" \
+			"expect  reason reason warn_limit" "expect  reason origin UBSAN" "expect  reason warn_count $n" ;;
+	panic_on_warn)
+		printf '%s\n' "kdump   panic_on_warn 1" "step    trigger WARNING 1" \
+			"expect  reason reason panic_on_warn" "expect  reason origin kernel" ;;
+	panic_on_oops)
+		printf '%s\n' "kdump   panic_on_oops 1" "step    trigger EXCEPTION 1" \
+			"expect  reason reason panic_on_oops" ;;
+	sysrq)
+		printf '%s\n' "step    sysrq c" "expect  reason reason other" "expect  reason detail sysrq" ;;
+	*) die "unknown policy '$policy': warn_limit, oops_limit, ubsan, panic_on_warn, panic_on_oops or sysrq" ;;
+	esac
+}
+
+job=$OOPSLIMIT_CACHE/main
+mkdir -p "$job"
+scn=$job/main-$policy.scn
+lines=$(policy_lines)
+{
+	printf '%s\n' "about   the main job: $policy${n:+ (N=$n)}, $mem guest, crashkernel=$crashkernel" \
+		"kernel  limits" "memory  $mem" "append  crashkernel=$crashkernel" "timeout 600" \
+		"step    kdump load"
+	grep -v '^expect' <<<"$lines"
+	printf '%s\n' "expect  capture complete"
+	grep '^expect' <<<"$lines"
+} >"$scn.tmp"
+mv "$scn.tmp" "$scn"
+scenario_validate "$scn"
+
+# --- stages ------------------------------------------------------------------------------
+# Progress goes to fd 3 and errors to fd 4, the terminal, also while a
+# stage's own output is logged.
+exec 3>&1 4>&2
+stage_no=0 watch_pid=
+stage_t0=0
+stage() {
+	stage_no=$((stage_no + 1))
+	stage_name=$1
+	stage_t0=$(now_ms)
+	printf '[%d/6] %-12s ' "$stage_no" "$stage_name" >&3
+}
+stage_done() {
+	printf '%6s s  %s\n' "$(since "$stage_t0")" "$*" >&3
+}
+stage_failed() {
+	printf 'FAILED after %s s\n' "$(since "$stage_t0")" >&3
+	[ -z "$watch_pid" ] || kill "$watch_pid" 2>/dev/null || true
+	die "stage '$stage_name' failed: $1 (log: $2)" 2>&4
+}
+
+# Follows the QEMU run through its files and reports the stages as they end.
+scenario_watch() {
+	local dir=$1 pid=$2 want=booted
+	watch_pid=$pid
+	stage boot
+	while kill -0 "$pid" 2>/dev/null; do
+		case $want in
+		booted)
+			if grep -q '^booted ' "$dir/results" 2>/dev/null; then
+				stage_done "$(sed -n 's/^booted //p' "$dir/results")"
+				stage "load kdump"
+				want=load
+			fi ;;
+		load)
+			if grep -q '^kdump load => ' "$dir/results" 2>/dev/null; then
+				grep -q '^kdump load => 0 ' "$dir/results" ||
+					stage_failed "$(sed -n 's/^kdump load => //p' "$dir/results")" "$dir/kdump-load.out"
+				stage_done "$(grep -m1 'capture kernel loaded' "$dir/kdump-load.out" | sed 's/^oopslimit-kdump: //')"
+				stage trigger
+				want=panic
+			fi ;;
+		panic)
+			if grep -aq 'Kernel panic - not syncing' "$dir/console.log" 2>/dev/null; then
+				stage_done "$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r')"
+				stage capture
+				want=capture
+			fi ;;
+		esac
+		sleep 0.2
+	done
+	watch_pid=''
+	[ "$want" = capture ] || stage_failed "QEMU ended before that stage finished" "$dir/console.log"
+}
+
+total_t0=$(now_ms)
+stage build
+log=$job/build.log
+{
+	scenario_setup
+	make -s -C "$OOPSLIMIT_TOP/crash-ext" >/dev/null
+} >"$log" 2>&1 || stage_failed "building failed" "$log"
+stage_done "kernel $(cat "$limits_dir/kernelrelease"), capture initramfs $(du -k "$capture_initrd" | cut -f1) KiB"
+
+out=$job/scenario.log
+if ! run_scenario "$scn" >"$out" 2>&1; then
+	:
+fi
+dir=$OOPSLIMIT_CACHE/runs/main-$policy
+if ! grep -q '^ok ' "$out"; then
+	printf 'FAILED\n' >&3
+	sed -n 's/^# //p' "$out" | tail -n 8 >&2
+	die "stage '$stage_name' failed: the run did not meet its expectations (log: $out, console: $dir/console.log)"
+fi
+dumpdir=$(dump_dirs "$dir" | head -n 1)
+stage_done "$(jq -r '"vmcore \(.capture.dump_bytes) bytes in \(.capture.seconds) s"' "$dumpdir/reason.json")"
+
+stage analyse
+log=$job/crash.log
+printf 'oopslimit\nquit\n' >"$job/crash.cmd"
+CRASH_EXTENSIONS=$OOPSLIMIT_TOP/crash-ext crash -s -x --kaslr auto "$limits_dir/vmlinux" "$dumpdir/vmcore" \
+	-i "$job/crash.cmd" </dev/null >"$log" 2>&1 || stage_failed "crash failed" "$log"
+verdict=$(grep -m1 -i '^ *verdict' "$log" || true)
+[ -n "$verdict" ] || stage_failed "no verdict in crash's output" "$log"
+stage_done "crash -x oopslimit"
+
+printf '\n'
+# what the command printed, without crash's start-up chatter
+sed -n '/oopslimit.so: shared object loaded/,$p' "$log" | sed '1d; /^$/d'
+printf '\ndump directory: %s\n' "$dumpdir"
+printf 'total: %s s\n' "$(since "$total_t0")"
