@@ -86,9 +86,16 @@ scenario_validate() {
 }
 
 # --- TAP bookkeeping ------------------------------------------------------------
-passed=0 failed=0 t=0
+# result() prints a TAP line and remembers it, with the notes since the last
+# one, for junit_write.
+passed=0 failed=0 t=0 pending_notes=''
+tap_names=() tap_states=() tap_notes=()
 result() { # result OK|FAIL NAME
 	t=$((t + 1))
+	tap_names+=("$2")
+	tap_states+=("$1")
+	tap_notes+=("$pending_notes")
+	pending_notes=''
 	if [ "$1" = OK ]; then
 		passed=$((passed + 1))
 		printf 'ok %d - %s\n' "$t" "$2"
@@ -97,7 +104,31 @@ result() { # result OK|FAIL NAME
 		printf 'not ok %d - %s\n' "$t" "$2"
 	fi
 }
-note() { printf '# %s\n' "$*"; }
+note() {
+	printf '# %s\n' "$*"
+	pending_notes+="$*"$'\n'
+}
+
+xml_escape() {
+	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g' <<<"$1"
+}
+
+# junit_write FILE SUITE: the results so far as JUnit XML, for CI systems.
+junit_write() {
+	local file=$1 suite i
+	suite=$(xml_escape "$2")
+	{
+		printf '<?xml version="1.0" encoding="UTF-8"?>\n'
+		printf '<testsuite name="%s" tests="%d" failures="%d">\n' "$suite" "$t" "$failed"
+		for i in "${!tap_names[@]}"; do
+			printf '  <testcase classname="%s" name="%s">\n' "$suite" "$(xml_escape "${tap_names[i]}")"
+			[ "${tap_states[i]}" = OK ] || printf '    <failure message="%s"/>\n' "$(xml_escape "${tap_names[i]}")"
+			printf '    <system-out>%s</system-out>\n  </testcase>\n' "$(xml_escape "${tap_notes[i]}")"
+		done
+		printf '</testsuite>\n'
+	} >"$file.tmp"
+	mv "$file.tmp" "$file"
+}
 
 # scenario_setup: the kernels, the guest and capture initramfs images and the
 # host build of the recorder.  A caller that brings its own kernel sets
@@ -223,11 +254,32 @@ check_capture() {
 			note "oopslimit-reason on the host says $here, in the capture kernel $there"
 			ok=1
 		fi
+		[ "${crash_check:-}" != yes ] || check_crash "$d" || ok=1
 	else
 		[ ! -e "$d/vmcore" ] || { note "a vmcore exists after a failed capture"; ok=1; }
 		[ -e "$d/vmcore-incomplete" ] || { note "no vmcore-incomplete"; ok=1; }
 	fi
 	return $ok
+}
+
+# check_crash DUMPDIR: crash -x with the oopslimit extension on the vmcore
+# gives the verdict, origin and counters reason.json has.
+check_crash() {
+	local d=$1 json want got t0
+	printf 'oopslimit -j\nquit\n' >"$d/.crash.cmd"
+	t0=$(now_ms)
+	json=$(CRASH_EXTENSIONS=$OOPSLIMIT_TOP/crash-ext crash -s -x --kaslr auto "$limits_dir/vmlinux" \
+		"$d/vmcore" -i "$d/.crash.cmd" </dev/null 2>&1 | sed -n '/^{/,/^}/p')
+	rm -f "$d/.crash.cmd"
+	want=$(jq -c '[.reason, .origin, .oops_count, .oops_limit, .warn_count, .warn_limit]' "$d/reason.json")
+	got=$(jq -c '[.verdict, .origin, .oops_count, .oops_limit, .warn_count, .warn_limit]' <<<"$json" 2>/dev/null ||
+		echo 'no JSON from crash')
+	if [ "$got" = "$want" ]; then
+		note "crash -x oopslimit agrees with reason.json: $got ($(since "$t0") s)"
+	else
+		note "crash -x oopslimit says $got, reason.json $want"
+		return 1
+	fi
 }
 
 run_scenario() {

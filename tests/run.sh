@@ -171,5 +171,43 @@ if [ "${OOPSLIMIT_SCENARIOS_ONLY:-}" != 1 ]; then
 		printf '%s\n' "$out" | sed 's/^/#   /'
 		result FAIL "main job: too small a reservation fails at 'load kdump', naming its log"
 	fi
+
+	# The verifier on the project's own kernel: TAP, JUnit XML, exit 0.
+	verify=("$OOPSLIMIT_TOP/scripts/verify.sh" -k "$limits_dir/bzImage" -v "$limits_dir/vmlinux")
+	rc=0
+	out=$("${verify[@]}" -c "$limits_dir/config" -j "$scratch/junit.xml" kdump-oops-limit kdump-panic-on-warn 2>&1) || rc=$?
+	if [ $rc -eq 0 ] && grep -q '^2 passed, 0 failed$' <<<"$out" && [ "$(grep -c 'agrees with reason.json' <<<"$out")" -eq 2 ] &&
+		[ "$(/usr/bin/python3 -c 'import sys, xml.dom.minidom as x; e = x.parse(sys.argv[1]).documentElement; print(e.getAttribute("tests"), e.getAttribute("failures"))' "$scratch/junit.xml" 2>&1)" = "2 0" ]; then
+		grep -E '^(ok|not ok|# crash)' <<<"$out" | sed 's/^/#   /'
+		result OK "verify: the project's kernel passes two kdump scenarios, TAP and JUnit XML"
+	else
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+		result FAIL "verify: the project's kernel passes two kdump scenarios, TAP and JUnit XML"
+	fi
+	# expect_verify_error NAME TEXT ARGS...: one error line naming the problem, status 1.
+	expect_verify_error() {
+		local name=$1 text=$2 err rc=0
+		shift 2
+		err=$("${verify[@]}" "$@" 2>&1 >/dev/null) || rc=$?
+		if [ $rc -eq 1 ] && [ "$(grep -c ': error: ' <<<"$err")" -eq 1 ] && grep -qF -- "$text" <<<"$err"; then
+			result OK "verify rejects $name"
+		else
+			note "status $rc, said: $err"
+			result FAIL "verify rejects $name"
+		fi
+	}
+	grep -v '^CONFIG_LKDTM=\|^CONFIG_KEXEC_FILE=' "$limits_dir/config" >"$scratch/lacking.config"
+	expect_verify_error "a config without LKDTM and KEXEC_FILE, naming both" "lacks 2 option(s)" -c "$scratch/lacking.config"
+	out=$("${verify[@]}" -c "$scratch/lacking.config" 2>&1 || true)
+	if grep -q 'CONFIG_LKDTM is not set; needed for provoking' <<<"$out" &&
+		grep -q 'CONFIG_KEXEC_FILE is not set; needed for loading' <<<"$out"; then
+		result OK "verify names each missing option and what it is for"
+	else
+		note "said: $out"
+		result FAIL "verify names each missing option and what it is for"
+	fi
+	expect_verify_error "a missing vmlinux" "cannot read the vmlinux" -c "$limits_dir/config" -v "$scratch/none"
+	printf 'kernel limits\nstep kdump load\nexpect capture complete\nwarp 9\n' >"$scratch/bad.scn"
+	expect_verify_error "a scenario with an unknown key" "bad.scn:4: unknown key 'warp'" -c "$limits_dir/config" "$scratch/bad.scn"
 fi
 tap_end
