@@ -179,7 +179,7 @@ static bool unique_crash_symbol(const char *name, ulong *addr)
 	return true;
 }
 
-static void find_var(struct olx_report *r, enum olx_var_id id, long offset, long *size)
+static void find_var(struct olx_report *r, enum olx_var_id id, ulong offset, long *size)
 {
 	struct olx_var *v = &r->var[id];
 	const char *name = olx_var_name(id), *file = var_info[id].file, *where = NULL;
@@ -200,7 +200,7 @@ static void find_var(struct olx_report *r, enum olx_var_id id, long offset, long
 	}
 	if (e) {
 		v->found = true;
-		v->addr = (ulong)((long)e->value + offset);
+		v->addr = e->value + offset;	/* unsigned: wraps, never overflows */
 		if (e->size == 4 || e->size == 8)
 			*size = (long)e->size;
 		snprintf(v->source, sizeof(v->source), "%s", tie == OLX_TIE_FILE ? file :
@@ -222,7 +222,7 @@ static void find_var(struct olx_report *r, enum olx_var_id id, long offset, long
 		snprintf(v->source, sizeof(v->source), "%s", where);
 	} else if (local) {
 		v->found = true;
-		v->addr = (ulong)((long)local->value + offset);
+		v->addr = local->value + offset;
 		if (local->size == 4 || local->size == 8)
 			*size = (long)local->size;
 		snprintf(v->source, sizeof(v->source), "%s, function-local %s", file, local->name);
@@ -258,7 +258,8 @@ static void read_var(struct olx_report *r, enum olx_var_id id, long size)
 static void find_and_read(struct olx_report *r)
 {
 	unsigned long stext = 0;
-	long offset = 0, size;
+	ulong offset = 0;	/* running minus link-time address (KASLR) */
+	long size;
 	unsigned int i;
 
 	load_symtab();
@@ -267,7 +268,7 @@ static void find_and_read(struct olx_report *r)
 	else if (!olx_symtab_value(&symtab, "_stext", &stext) || !symbol_exists("_stext"))
 		olx_note(r, "no _stext in the vmlinux: link-time addresses used as they are");
 	else
-		offset = (long)(symbol_value("_stext") - stext);
+		offset = symbol_value("_stext") - stext;
 	read_vmcoreinfo_memory();
 	check_vmlinux(r);
 	for (i = 0; i < OLX_NVARS; i++) {

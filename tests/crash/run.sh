@@ -393,6 +393,11 @@ run_case() {
 	baseline) vmlinux=$baseline_dir/vmlinux ;;
 	*) vmlinux=$vmlinux_key ;;
 	esac
+	# A capture from before the kernel was last built is of another kernel.
+	if [ -n "$(case_value "$f" vmcore)" ] && [ "$vmlinux" -nt "$dump" ]; then
+		result SKIP "case $name" "$dump is older than $vmlinux: run its scenario again"
+		return
+	fi
 	crash_args=$(case_value "$f" crash)
 	[ -n "$crash_args" ] || crash_args='--kaslr auto'
 	cut=$(case_value "$f" truncate)
