@@ -1,5 +1,5 @@
 # oopslimit: see README.md.
-.PHONY: all run deps kernel initramfs capture-initramfs test check-series clean-cache
+.PHONY: all run bench deps kernel initramfs capture-initramfs test check-series clean-cache
 
 all: kernel initramfs capture-initramfs
 
@@ -12,6 +12,12 @@ MEM ?= 512M
 CRASHKERNEL ?= 64M
 run: deps
 	scripts/main.sh -p "$(POLICY)" -n "$(N)" -m "$(MEM)" -c "$(CRASHKERNEL)"
+
+# Benchmarks (figures, not pass/fail) into bench/results.md.  RUNS=5 per
+# figure; PARTS="oops capture crashkernel analysis" picks some.
+RUNS ?= 5
+bench: deps
+	scripts/bench.sh -r "$(RUNS)" $(PARTS)
 
 deps:
 	scripts/deps.sh

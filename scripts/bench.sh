@@ -1,0 +1,229 @@
+#!/bin/bash
+# Benchmarks (not tests: nothing here passes or fails on a figure).  Writes
+# bench/results.md with the machine, the command and, for each figure, the
+# median of several runs; ratios are taken within the same runs.
+#
+# Usage: scripts/bench.sh [-r RUNS] [oops|capture|crashkernel|analysis...]
+#   -r   runs per figure (default 5; the median is reported)
+# Default: all four parts.  make bench runs it.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=scenario.sh
+. "$OOPSLIMIT_TOP/scripts/scenario.sh"
+
+runs=5
+while getopts r:h opt; do
+	case $opt in
+	r) runs=$OPTARG ;;
+	*) sed -n '/^# Usage:/,/^# Default/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ $runs =~ ^[1-9][0-9]?$ ]] || die "-r takes a number of runs from 1 to 99, not '$runs'"
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(oops capture crashkernel analysis)
+for p in "${parts[@]}"; do
+	case $p in oops | capture | crashkernel | analysis) ;; *) die "unknown part '$p'" ;; esac
+done
+
+scenario_setup >&2
+make -s -C "$OOPSLIMIT_TOP/crash-ext" >&2 || die "building the crash extension failed"
+work=$OOPSLIMIT_CACHE/bench
+mkdir -p "$work"
+out=$OOPSLIMIT_TOP/bench/results.md
+mkdir -p "$(dirname "$out")"
+# Each part writes its own section (kept in the cache), so a run of some
+# parts leaves the others' latest figures in the results file.
+body=''
+
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# run_bench NAME LINES...: writes the scenario NAME from LINES and runs it;
+# true when every expectation held.  Its run directory is runs/NAME.
+run_bench() {
+	local name=$1 f
+	shift
+	f=$work/$name.scn
+	printf '%s\n' "$@" >"$f"
+	scenario_validate "$f"
+	run_scenario "$f" >"$work/$name.log" 2>&1
+	grep -q '^ok ' "$work/$name.log"
+}
+
+emit() {
+	printf '%s\n' "$@" >>"$body"
+}
+
+# us_each RESULTS TYPE COUNT: microseconds per event of a trigger step
+us_each() {
+	sed -n "s/^trigger $2 $3 .* us_each=\([0-9]*\).*/\1/p" "$1"
+}
+
+# seconds since a now_ms value, to the millisecond
+secs_since() {
+	awk -v a="$1" -v b="$(now_ms)" 'BEGIN { printf "%.3f", (b - a) / 1000 }'
+}
+
+# --- Horn's measurement ----------------------------------------------------------------
+# The seed's figures: an oops costs ~510 us with a graphical console and
+# ~45 ms with a text console (87x); 2^32 oopses take 8 to 12 days.
+bench_oops() {
+	local i quiet_oops=() loud_oops=() quiet_warn=() loud_warn=() r
+	say "oops: $runs runs of 200 quiet and 50 printed oopses and WARNs"
+	for i in $(seq "$runs"); do
+		run_bench bench-oops "about   cost of an oops and a WARN, console quiet and printing" "kernel  limits" \
+			"append  sysctl.kernel.oops_limit=0" "timeout 600" \
+			"step    console quiet" "step    trigger EXCEPTION 200" "step    trigger WARNING 200" \
+			"step    console loud" "step    trigger EXCEPTION 50" "step    trigger WARNING 50" \
+			"expect  survived" || die "the oops benchmark run failed: $work/bench-oops.log"
+		r=$OOPSLIMIT_CACHE/runs/bench-oops/results
+		quiet_oops+=("$(us_each "$r" EXCEPTION 200)") quiet_warn+=("$(us_each "$r" WARNING 200)")
+		loud_oops+=("$(us_each "$r" EXCEPTION 50)") loud_warn+=("$(us_each "$r" WARNING 50)")
+	done
+	local qo lo qw lw
+	qo=$(printf '%s\n' "${quiet_oops[@]}" | median)
+	lo=$(printf '%s\n' "${loud_oops[@]}" | median)
+	qw=$(printf '%s\n' "${quiet_warn[@]}" | median)
+	lw=$(printf '%s\n' "${loud_warn[@]}" | median)
+	emit "## Horn's measurement: the cost of an oops" "" \
+		"Oops = LKDTM EXCEPTION (NULL write) in a freshly forked child, short stack; WARN = LKDTM WARNING." \
+		"Quiet = console log level 0; printing = every message to the 115200-baud serial console." \
+		"Median of $runs runs (each 200 quiet, 50 printing), in the guest under QEMU ${accel_name}." "" \
+		"| figure | this machine | seed (Horn, 2022) |" "| --- | --- | --- |" \
+		"| one oops, console quiet | $qo µs | ~510 µs (graphical console) |" \
+		"| one oops, printing to the console | $lo µs | ~45 ms (text console) |" \
+		"| printing / quiet | $(awk -v a="$lo" -v b="$qo" 'BEGIN { printf "%.1f×", a / b }') | 87× |" \
+		"| one WARN, quiet / printing | $qw µs / $lw µs ($(awk -v a="$lw" -v b="$qw" 'BEGIN { printf "%.1f×", a / b }')) | — |" \
+		"| oops_limit=10000 exhausted, quiet | $(awk -v u="$qo" 'BEGIN { printf "%.1f s", u * 10000 / 1e6 }') | — |" \
+		"| 2^32 oopses (counter overflow), quiet | $(awk -v u="$qo" 'BEGIN { printf "%.1f days", u * 4294967296 / 1e6 / 86400 }') | 8–12 days |" \
+		"| 2^32 oopses, printing | $(awk -v u="$lo" 'BEGIN { printf "%.0f days", u * 4294967296 / 1e6 / 86400 }') | — |" "" \
+		"Absolute times under emulation are not comparable with a real machine; the console ratio is." ""
+}
+
+# --- capture size and time ----------------------------------------------------------------
+bench_capture() {
+	local mem level i secs=() bytes=() ok
+	emit "## Capture: vmcore size and makedumpfile time" "" \
+		"sysrq-c in a guest of each size, crashkernel=128M, lzo; median of $runs captures." "" \
+		"| guest memory | dump level | vmcore | makedumpfile |" "| --- | --- | --- | --- |"
+	for mem in 256M 512M 1G 2G; do
+		for level in 31 1; do
+			say "capture: $mem, dump level $level"
+			secs=() bytes=()
+			for i in $(seq "$runs"); do
+				ok=yes
+				run_bench bench-capture "about   capture at $mem, -d $level" "kernel  limits" "memory  $mem" \
+					"append  crashkernel=128M" "timeout 600" "kdump   dump_level $level" \
+					"step    kdump load" "step    sysrq c" "expect  capture complete" || ok=''
+				[ -n "$ok" ] || die "the capture benchmark failed at $mem -d $level: $work/bench-capture.log"
+				local j
+				j=$(find "$OOPSLIMIT_CACHE/runs/bench-capture/dumps" -name reason.json | head -n 1)
+				secs+=("$(jq -r .capture.seconds "$j")")
+				bytes+=("$(jq -r .capture.dump_bytes "$j")")
+			done
+			emit "| $mem | $level | $(printf '%s\n' "${bytes[@]}" | median | awk '{ printf "%.1f MB", $1 / 1e6 }') | $(printf '%s\n' "${secs[@]}" | median) s |"
+		done
+	done
+	emit ""
+}
+
+# --- the smallest crashkernel= ------------------------------------------------------------
+# Captures work from some size up: find the smallest in 2M steps, downwards.
+bench_crashkernel() {
+	local mem ck last
+	emit "## The smallest crashkernel= that captures" "" \
+		"sysrq-c, then a complete capture with the dracut-built initramfs; searched downwards in 2M steps from 96M." \
+		"Debian's kdump-tools default is 128M, Fedora's kdump-utils 256M (\"crashkernel=auto\" ranges differ)." "" \
+		"| guest memory | smallest that works | first that fails |" "| --- | --- | --- |"
+	for mem in 256M 512M 1G 2G; do
+		last=''
+		for ck in $(seq 96 -2 24); do
+			say "crashkernel: $mem guest, crashkernel=${ck}M"
+			if run_bench bench-ck "about   crashkernel=${ck}M at $mem" "kernel  limits" "memory  $mem" \
+				"append  crashkernel=${ck}M" "timeout 300" \
+				"step    kdump load" "step    sysrq c" "expect  capture complete"; then
+				last=$ck
+			else
+				break
+			fi
+		done
+		emit "| $mem | ${last:-above 96}M | ${ck}M |"
+	done
+	emit ""
+}
+
+# --- time to a verdict ----------------------------------------------------------------------
+bench_analysis() {
+	local d i t0 ext=() sys=() drgn=() rec=()
+	run_bench bench-analysis "about   an oops_limit dump to analyse" "kernel  limits" "append  crashkernel=64M" \
+		"timeout 300" "kdump   oops_limit 3" "step    kdump load" "step    trigger EXCEPTION 3" \
+		"expect  capture complete" || die "the analysis benchmark's capture failed: $work/bench-analysis.log"
+	d=$(dirname "$(find "$OOPSLIMIT_CACHE/runs/bench-analysis/dumps" -name vmcore | head -n 1)")
+	printf 'oopslimit\nquit\n' >"$work/ext.cmd"
+	printf 'sys\nquit\n' >"$work/sys.cmd"
+	say "analysis: $runs runs each of crash -x oopslimit, crash sys, drgn, oopslimit-reason"
+	for i in $(seq "$runs"); do
+		t0=$(now_ms)
+		CRASH_EXTENSIONS=$OOPSLIMIT_TOP/crash-ext crash -s -x --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" \
+			-i "$work/ext.cmd" </dev/null >"$work/ext.out" 2>&1
+		ext+=("$(secs_since "$t0")")
+		t0=$(now_ms)
+		crash -s --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" -i "$work/sys.cmd" </dev/null >"$work/sys.out" 2>&1
+		sys+=("$(secs_since "$t0")")
+		t0=$(now_ms)
+		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/crash/drgn-counters.py" "$d/vmcore" "$limits_dir/vmlinux" \
+			>"$work/drgn.out" 2>&1 || true
+		drgn+=("$(secs_since "$t0")")
+		t0=$(now_ms)
+		"$reason_bin" "$d/vmcore" >"$work/rec.out" 2>&1
+		rec+=("$(secs_since "$t0")")
+	done
+	local e
+	e=$(printf '%s\n' "${ext[@]}" | median)
+	ratio() { awk -v a="$1" -v b="$e" 'BEGIN { printf "%.3g×", a / b }'; }
+	local s r g
+	s=$(printf '%s\n' "${sys[@]}" | median)
+	g=$(printf '%s\n' "${drgn[@]}" | median)
+	r=$(printf '%s\n' "${rec[@]}" | median)
+	emit "## Time to a verdict on an oops_limit vmcore (three oopses, then the panic)" "" \
+		"Median of $runs runs on the same $(stat -c %s "$d/vmcore")-byte vmcore; ratios against crash -x + oopslimit." "" \
+		"| reader | seconds | ratio | says why |" "| --- | --- | --- | --- |" \
+		"| crash -x + oopslimit | $e | 1.00× | yes: $(grep -m1 'VERDICT' "$work/ext.out" | sed 's/^ *//') |" \
+		"| crash sys alone | $s | $(ratio "$s") | no: $(grep -m1 'PANIC:' "$work/sys.out" | sed 's/^ *//') |" \
+		"| drgn script (the same variables) | $g | $(ratio "$g") | no: counters only |" \
+		"| oopslimit-reason (libkdumpfile, capture side) | $r | $(ratio "$r") | yes: $(sed -n 's/^reason: *//p' "$work/rec.out") |" ""
+}
+
+accel_name=$(cat "$OOPSLIMIT_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
+accel_name=${OOPSLIMIT_ACCEL:-$accel_name}
+for p in "${parts[@]}"; do
+	body=$work/part-$p.md.tmp
+	: >"$body"
+	t0=$(now_ms)
+	"bench_$p"
+	# shellcheck disable=SC2016  # backquotes are Markdown here
+	printf '_Command: `scripts/bench.sh -r %s %s`, %s s, %s._\n\n' "$runs" "$p" "$(since "$t0")" \
+		"$(date -u +%Y-%m-%d)" >>"$body"
+	mv "$body" "$work/part-$p.md"
+done
+{
+	printf '# oopslimit benchmarks\n\n'
+	# shellcheck disable=SC2016  # backquotes are Markdown here
+	printf 'Written by `make bench` (`scripts/bench.sh`); every figure is a median of several runs, and\n'
+	printf 'ratios compare runs made together.\n\n'
+	printf 'Machine: %s, %s cores, %s GiB; QEMU %s (%s); guest kernel %s (tinyconfig + patches/guest.config).\n\n' \
+		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
+		"$(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)" \
+		"$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')" "$accel_name" \
+		"$(cat "$limits_dir/kernelrelease")"
+	for p in oops capture crashkernel analysis; do
+		[ ! -e "$work/part-$p.md" ] || cat "$work/part-$p.md"
+	done
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+say "wrote $out"
+cat "$out"
