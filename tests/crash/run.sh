@@ -186,7 +186,8 @@ fi
 for u in "$OOPSLIMIT_TOP"/tests/unit/crash-ext-*.c; do
 	[ -e "$u" ] || continue
 	name=${u#"$OOPSLIMIT_TOP"/}
-	if ! out=$(gcc -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -o "$scratch/unit" "$u" \
+	if ! out=$(gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o "$scratch/unit" "$u" \
 		"$OOPSLIMIT_TOP"/crash-ext/report.c "$OOPSLIMIT_TOP"/crash-ext/symfile.c \
 		"$OOPSLIMIT_TOP"/common/verdict.c 2>&1); then
 		printf '%s\n' "$out" | sed 's/^/#   /'
