@@ -132,26 +132,29 @@ bench_capture() {
 }
 
 # --- the smallest crashkernel= ------------------------------------------------------------
-# Captures work from some size up: find the smallest in 2M steps, downwards.
+# ck_works MEM SIZE: a sysrq-c capture with crashkernel=SIZE M completes.
+ck_works() {
+	say "crashkernel: $1 guest, crashkernel=${2}M"
+	run_bench bench-ck "about   crashkernel=${2}M at $1" "kernel  limits" "memory  $1" \
+		"append  crashkernel=${2}M" "timeout 300" \
+		"step    kdump load" "step    sysrq c" "expect  capture complete"
+}
+
+# Bisection in 2M steps between a size that fails (16M) and one that works.
 bench_crashkernel() {
-	local mem ck last
+	local mem lo hi mid
 	emit "## The smallest crashkernel= that captures" "" \
-		"sysrq-c, then a complete capture with the dracut-built initramfs; searched downwards in 2M steps from 96M." \
-		"Debian's kdump-tools default is 128M, Fedora's kdump-utils 256M (\"crashkernel=auto\" ranges differ)." "" \
-		"| guest memory | smallest that works | first that fails |" "| --- | --- | --- |"
+		"sysrq-c, then a complete capture with the dracut-built initramfs; bisected in 2M steps between 16M and 256M." \
+		"Debian's kdump-tools reserves 128M by default, Fedora's kdump-utils 256M (for machines of these sizes)." "" \
+		"| guest memory | smallest that works | largest that fails |" "| --- | --- | --- |"
 	for mem in 256M 512M 1G 2G; do
-		last=''
-		for ck in $(seq 96 -2 24); do
-			say "crashkernel: $mem guest, crashkernel=${ck}M"
-			if run_bench bench-ck "about   crashkernel=${ck}M at $mem" "kernel  limits" "memory  $mem" \
-				"append  crashkernel=${ck}M" "timeout 300" \
-				"step    kdump load" "step    sysrq c" "expect  capture complete"; then
-				last=$ck
-			else
-				break
-			fi
+		lo=16 hi=256
+		ck_works "$mem" "$hi" || { emit "| $mem | above ${hi}M | ${hi}M |"; continue; }
+		while [ $((hi - lo)) -gt 2 ]; do
+			mid=$(((lo + hi) / 4 * 2))
+			if ck_works "$mem" "$mid"; then hi=$mid; else lo=$mid; fi
 		done
-		emit "| $mem | ${last:-above 96}M | ${ck}M |"
+		emit "| $mem | ${hi}M | ${lo}M |"
 	done
 	emit ""
 }
