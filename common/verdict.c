@@ -196,6 +196,31 @@ void ol_log_init(struct ol_log *log)
 {
 	memset(log, 0, sizeof(*log));
 	log->reason = OL_NO_PANIC;
+	log->last_oops_pid = -1;
+}
+
+void ol_log_crashed(struct ol_log *log, int panic_on_oops)
+{
+	const char *why = NULL;
+
+	if (log->have_panic)
+		return;
+	if (!log->last_is_oops)
+		why = "no panic message";
+	else if (log->last_oops_irq)
+		why = "oops in interrupt";
+	else if (log->last_oops_pid == 1)
+		why = "oops in init";
+	else if (log->last_oops_pid == 0)
+		why = "oops in the idle task";
+	else if (panic_on_oops == 0)
+		why = "oops, no panic message";
+	if (why) {
+		log->reason = OL_OTHER;
+		copy_text(log->detail, sizeof(log->detail), why, strlen(why));
+	} else {
+		log->reason = OL_PANIC_ON_OOPS;
+	}
 }
 
 /* "WARNING: CPU: 0 PID: 46 at drivers/misc/lkdtm/bugs.c:89 lkdtm_WARNING+0x11/0x20 [...]" */
@@ -291,6 +316,9 @@ static bool take_oops(struct ol_log *log, const char *s, size_t len)
 		return false;
 	log->oopses++;
 	log->last_die = n;
+	log->last_is_oops = true;
+	log->last_oops_irq = false;
+	log->last_oops_pid = -1;
 	if (!log->first_oops[0])
 		copy_text(log->first_oops, sizeof(log->first_oops), s, len);
 	return true;
@@ -316,13 +344,28 @@ void ol_log_line(struct ol_log *log, const char *line)
 		return;
 	if (starts(s, len, "WARNING: CPU: ")) {
 		log->warnings++;
+		log->last_is_oops = false;
 		take_warning(log, s, len);
 	} else if (take_report(log, s, len)) {
-		;
+		log->last_is_oops = false;
 	} else if (take_oops(log, s, len)) {
 		;
 	} else if (starts(s, len, "sysrq: Trigger a crash")) {
 		log->sysrq_crash = true;
+		log->last_is_oops = false;
+	} else if (log->last_is_oops && starts(s, len, "CPU: ") && log->last_oops_pid < 0) {
+		const char *pid = find(s, len, " PID: ");
+		unsigned long v;
+
+		if (pid && number_at(pid + 6, s + len, &v))
+			log->last_oops_pid = (long)v;
+	} else if (log->last_is_oops && len && s[0] == ' ') {
+		while (len && *s == ' ') {
+			s++;
+			len--;
+		}
+		if (starts(s, len, "<IRQ>"))
+			log->last_oops_irq = true;
 	}
 }
 

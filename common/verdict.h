@@ -51,6 +51,11 @@ struct ol_log {
 
 	bool sysrq_crash;	/* "sysrq: Trigger a crash" seen */
 	unsigned long lines;
+
+	/* the last event of the log, if it is an oops: where it happened */
+	bool last_is_oops;
+	bool last_oops_irq;	/* its trace has <IRQ> */
+	long last_oops_pid;	/* "CPU: 0 PID: 63 Comm: ..."; -1 unknown */
 };
 
 /* Counters and limits read from the dump; have_* says whether each read. */
@@ -62,6 +67,15 @@ struct ol_counters {
 void ol_log_init(struct ol_log *log);
 void ol_log_line(struct ol_log *log, const char *line);
 void ol_log_done(struct ol_log *log);
+
+/*
+ * For a dump known to come from a crash (a capture kernel's /proc/vmcore
+ * or a copy of it) whose log has no panic message: with panic_on_oops set,
+ * or for an oops in interrupt context, in init or in the idle task,
+ * oops_end() enters the capture kernel before panic() prints anything.
+ * panic_on_oops is 0, 1, or -1 when unknown.  Call after ol_log_done().
+ */
+void ol_log_crashed(struct ol_log *log, int panic_on_oops);
 
 /* Classifies a panic message (without the "Kernel panic - not syncing: "). */
 enum ol_reason ol_classify_panic(const char *msg, char *origin, size_t origin_len,

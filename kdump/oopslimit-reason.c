@@ -62,6 +62,8 @@ struct report {
 	const char *counters_source;	/* "vmcoreinfo", "log" or "none" */
 	char dump_error[OL_TEXT];	/* why the dump could not be read */
 	struct ol_counters c;
+	bool have_panic_on_oops;
+	unsigned int panic_on_oops;
 	struct ol_log log;
 	const char *log_file;
 	bool have_log;
@@ -161,6 +163,8 @@ static void read_dump(const char *path, struct report *r)
 	}
 	if (n)
 		r->counters_source = "vmcoreinfo";
+	/* older kernels of the series do not publish it: no error then */
+	r->have_panic_on_oops = read_symbol(ctx, "panic_on_oops", &r->panic_on_oops, err, sizeof(err));
 out:
 	kdump_free(ctx);
 	close(fd);
@@ -264,6 +268,7 @@ static void write_json(FILE *f, const struct report *r, const struct capture *ca
 	json_uint(f, "oops_limit", r->c.have_oops_limit, r->c.oops_limit, &first);
 	json_uint(f, "warn_count", r->c.have_warn_count, r->c.warn_count, &first);
 	json_uint(f, "warn_limit", r->c.have_warn_limit, r->c.warn_limit, &first);
+	json_uint(f, "panic_on_oops", r->have_panic_on_oops, r->panic_on_oops, &first);
 	json_key(f, "consistent", &first);
 	fputs(r->consistent ? "true" : "false", f);
 	json_text(f, "inconsistency", r->why, &first);
@@ -347,7 +352,9 @@ static void write_text(FILE *f, const struct report *r, const struct capture *ca
 	fprintf(f, "%-13s%s\n", "kernel:", r->release[0] ? r->release : "unknown");
 	if (cap->time)
 		fprintf(f, "%-13s%s\n", "crashed:", cap->time);
-	fprintf(f, "%-13s%s\n", "panic:", r->log.have_panic ? r->log.panic : "(no panic message in the log)");
+	fprintf(f, "%-13s%s\n", "panic:", r->log.have_panic ? r->log.panic :
+		r->log.reason == OL_PANIC_ON_OOPS ? "(none: panic_on_oops sent the oops straight to kdump)" :
+		"(no panic message in the log)");
 	fprintf(f, "%-13s%s", "reason:", ol_reason_name(r->log.reason));
 	if (r->log.origin[0])
 		fprintf(f, " (origin %s)", r->log.origin);
@@ -572,6 +579,8 @@ int main(int argc, char **argv)
 	if (log)
 		read_log(log, &r);
 	ol_log_done(&r.log);
+	/* a vmcore is a crash: an oops may have gone to kdump without a panic line */
+	ol_log_crashed(&r.log, r.have_panic_on_oops ? (int)r.panic_on_oops : -1);
 	counters_from_log(&r);
 	r.consistent = ol_consistent(&r.log, &r.c, r.why, sizeof(r.why));
 	if (cap.dump && stat(cap.dump, &st) == 0)

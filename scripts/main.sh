@@ -122,8 +122,14 @@ scenario_watch() {
 				want=panic
 			fi ;;
 		panic)
+			# a panic line, or (panic_on_oops) the capture kernel booting
+			# straight from the oops
 			if grep -aq 'Kernel panic - not syncing' "$dir/console.log" 2>/dev/null; then
 				stage_done "$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r')"
+				stage capture
+				want=capture
+			elif grep -aq 'Command line: elfcorehdr=' "$dir/console.log" 2>/dev/null; then
+				stage_done "$(grep -a -o '[^]]*\[#[0-9]*\].*' "$dir/console.log" | tail -n 1 | tr -d '\r' | sed 's/^ *//'), then kdump (no panic line)"
 				stage capture
 				want=capture
 			fi ;;

@@ -139,6 +139,46 @@ static void test_log(void)
 	check(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0 && log.sysrq_crash,
 	      "sysrq-c: other (sysrq)", log.detail);
 
+	{
+		static const char *const pof[] = {
+			"[    3.9] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+			"[    3.9] Oops: 0002 [#1] SMP",
+			"[    3.9] CPU: 0 PID: 63 Comm: provoke Not tainted 6.1.192 #1",
+			"[    3.9] RIP: 0010:lkdtm_EXCEPTION+0x8/0x10",
+			NULL,
+		};
+		static const char *const irq[] = {
+			"Oops: 0002 [#1] SMP", "CPU: 0 PID: 0 Comm: swapper/0", " <IRQ>", NULL,
+		};
+		static const char *const warn_last[] = {
+			"Oops: 0002 [#1] SMP", "CPU: 0 PID: 9 Comm: x", "WARNING: CPU: 0 PID: 9 at a.c:1 f+0x0/0x1", NULL,
+		};
+
+		feed(&log, pof);
+		ol_log_crashed(&log, 1);
+		check(log.reason == OL_PANIC_ON_OOPS && log.last_oops_pid == 63,
+		      "kdump straight from an oops, panic_on_oops 1: panic_on_oops", ol_reason_name(log.reason));
+		feed(&log, pof);
+		ol_log_crashed(&log, -1);
+		check(log.reason == OL_PANIC_ON_OOPS, "the same, panic_on_oops unknown", ol_reason_name(log.reason));
+		feed(&log, pof);
+		ol_log_crashed(&log, 0);
+		check(log.reason == OL_OTHER && strcmp(log.detail, "oops, no panic message") == 0,
+		      "the same, panic_on_oops 0: other", log.detail);
+		feed(&log, irq);
+		ol_log_crashed(&log, 1);
+		check(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
+		      "an oops in interrupt: other", log.detail);
+		feed(&log, warn_last);
+		ol_log_crashed(&log, 1);
+		check(log.reason == OL_OTHER && strcmp(log.detail, "no panic message") == 0,
+		      "a warning after the oops: no panic message", log.detail);
+		feed(&log, sysrq);
+		ol_log_crashed(&log, 1);
+		check(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0,
+		      "a panic message wins over ol_log_crashed", log.detail);
+	}
+
 	feed(&log, none);
 	check(log.reason == OL_NO_PANIC && log.warnings == 1 && log.warn_where[0] == '\0',
 	      "a WARNING without location", log.warn_where);
