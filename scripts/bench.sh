@@ -144,14 +144,18 @@ ck_works() {
 bench_crashkernel() {
 	local mem lo hi mid
 	emit "## The smallest crashkernel= that captures" "" \
-		"sysrq-c, then a complete capture with the dracut-built initramfs; bisected in 2M steps between 16M and 256M." \
+		"sysrq-c, then a complete capture with the dracut-built initramfs; bisected in 2M steps between 16M and" \
+		"half the guest's memory (at most 256M)." \
 		"Debian's kdump-tools reserves 128M by default, Fedora's kdump-utils 256M (for machines of these sizes)." "" \
 		"| guest memory | smallest that works | largest that fails |" "| --- | --- | --- |"
 	for mem in 256M 512M 1G 2G; do
-		lo=16 hi=256
+		# at most half the guest: the rest must still boot the guest itself
+		lo=16 hi=$(($(numfmt --from=iec "$mem") / 2097152))
+		[ "$hi" -le 256 ] || hi=256
 		ck_works "$mem" "$hi" || { emit "| $mem | above ${hi}M | ${hi}M |"; continue; }
 		while [ $((hi - lo)) -gt 2 ]; do
-			mid=$(((lo + hi) / 4 * 2))
+			mid=$(((lo + hi) / 2))
+			mid=$((mid - mid % 2))
 			if ck_works "$mem" "$mid"; then hi=$mid; else lo=$mid; fi
 		done
 		emit "| $mem | ${hi}M | ${lo}M |"
