@@ -388,47 +388,39 @@ void ol_log_done(struct ol_log *log)
 	}
 }
 
+/* A *_limit verdict needs count >= limit > 0 and the limit the message printed. */
+static bool limit_consistent(const char *name, bool have_count, unsigned int count,
+			     bool have_limit, unsigned int limit, const struct ol_log *log,
+			     char *why, size_t why_len)
+{
+	if (!have_count || !have_limit)
+		return true;
+	if (limit == 0) {
+		snprintf(why, why_len, "%s_limit is 0 (disabled) but the kernel panicked on it", name);
+		return false;
+	}
+	if (count < limit) {
+		snprintf(why, why_len, "%s_count %u is below %s_limit %u", name, count, name, limit);
+		return false;
+	}
+	if (log->have_limit && log->limit != limit) {
+		snprintf(why, why_len, "the message says %s_limit %lu, the dump %u", name, log->limit, limit);
+		return false;
+	}
+	return true;
+}
+
 bool ol_consistent(const struct ol_log *log, const struct ol_counters *c,
 		   char *why, size_t why_len)
 {
 	copy_text(why, why_len, "", 0);
 	switch (log->reason) {
 	case OL_OOPS_LIMIT:
-		if (!c->have_oops_count || !c->have_oops_limit)
-			return true;
-		if (c->oops_limit == 0) {
-			snprintf(why, why_len, "oops_limit is 0 (disabled) but the kernel panicked on it");
-			return false;
-		}
-		if (c->oops_count < c->oops_limit) {
-			snprintf(why, why_len, "oops_count %u is below oops_limit %u",
-				 c->oops_count, c->oops_limit);
-			return false;
-		}
-		if (log->have_limit && log->limit != c->oops_limit) {
-			snprintf(why, why_len, "the message says oops_limit %lu, the dump %u",
-				 log->limit, c->oops_limit);
-			return false;
-		}
-		return true;
+		return limit_consistent("oops", c->have_oops_count, c->oops_count,
+					c->have_oops_limit, c->oops_limit, log, why, why_len);
 	case OL_WARN_LIMIT:
-		if (!c->have_warn_count || !c->have_warn_limit)
-			return true;
-		if (c->warn_limit == 0) {
-			snprintf(why, why_len, "warn_limit is 0 (disabled) but the kernel panicked on it");
-			return false;
-		}
-		if (c->warn_count < c->warn_limit) {
-			snprintf(why, why_len, "warn_count %u is below warn_limit %u",
-				 c->warn_count, c->warn_limit);
-			return false;
-		}
-		if (log->have_limit && log->limit != c->warn_limit) {
-			snprintf(why, why_len, "the message says warn_limit %lu, the dump %u",
-				 log->limit, c->warn_limit);
-			return false;
-		}
-		return true;
+		return limit_consistent("warn", c->have_warn_count, c->warn_count,
+					c->have_warn_limit, c->warn_limit, log, why, why_len);
 	case OL_PANIC_ON_WARN:
 		/*
 		 * check_panic_on_warn() panics before it counts, so the
@@ -488,4 +480,30 @@ void ol_json_string(FILE *f, const char *s)
 		p++;
 	}
 	fputc('"', f);
+}
+
+void ol_json_key(FILE *f, const char *key, bool *first)
+{
+	fputs(*first ? "{\n  " : ",\n  ", f);
+	*first = false;
+	ol_json_string(f, key);
+	fputs(": ", f);
+}
+
+void ol_json_text(FILE *f, const char *key, const char *val, bool *first)
+{
+	ol_json_key(f, key, first);
+	if (val && *val)
+		ol_json_string(f, val);
+	else
+		fputs("null", f);
+}
+
+void ol_json_uint(FILE *f, const char *key, bool have, unsigned long val, bool *first)
+{
+	ol_json_key(f, key, first);
+	if (have)
+		fprintf(f, "%lu", val);
+	else
+		fputs("null", f);
 }

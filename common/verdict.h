@@ -96,6 +96,16 @@ bool ol_consistent(const struct ol_log *log, const struct ol_counters *c,
 /* Writes s as a JSON string, quotes included; invalid UTF-8 becomes U+FFFD. */
 void ol_json_string(FILE *f, const char *s);
 
+/*
+ * Members of a JSON object, one a line: ol_json_key() writes the opening
+ * brace before the first (*first is true until then) and commas between.
+ * ol_json_text() writes null for a NULL or empty value, ol_json_uint()
+ * null when have is false.  The caller closes the object.
+ */
+void ol_json_key(FILE *f, const char *key, bool *first);
+void ol_json_text(FILE *f, const char *key, const char *val, bool *first);
+void ol_json_uint(FILE *f, const char *key, bool have, unsigned long val, bool *first);
+
 /* Strips the time stamp and trailing newline; returns a pointer into line. */
 const char *ol_log_text(const char *line, size_t *len);
 

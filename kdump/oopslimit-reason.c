@@ -225,56 +225,30 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void json_key(FILE *f, const char *key, bool *first)
-{
-	fprintf(f, "%s\n  ", *first ? "{" : ",");
-	*first = false;
-	ol_json_string(f, key);
-	fputs(": ", f);
-}
-
-static void json_text(FILE *f, const char *key, const char *val, bool *first)
-{
-	json_key(f, key, first);
-	if (val && *val)
-		ol_json_string(f, val);
-	else
-		fputs("null", f);
-}
-
-static void json_uint(FILE *f, const char *key, bool have, unsigned int v, bool *first)
-{
-	json_key(f, key, first);
-	if (have)
-		fprintf(f, "%u", v);
-	else
-		fputs("null", f);
-}
-
 static void write_json(FILE *f, const struct report *r, const struct capture *cap)
 {
 	bool first = true;
 
-	json_key(f, "schema", &first);
+	ol_json_key(f, "schema", &first);
 	fputs("1", f);
-	json_text(f, "kernel_release", r->release, &first);
-	json_text(f, "crash_time", cap->time, &first);
-	json_text(f, "panic_message", r->log.have_panic ? r->log.panic : NULL, &first);
-	json_text(f, "reason", ol_reason_name(r->log.reason), &first);
-	json_text(f, "origin", r->log.origin, &first);
-	json_text(f, "detail", r->log.detail, &first);
-	json_text(f, "counters_source", r->counters_source ? r->counters_source : "none", &first);
-	json_uint(f, "oops_count", r->c.have_oops_count, r->c.oops_count, &first);
-	json_uint(f, "oops_limit", r->c.have_oops_limit, r->c.oops_limit, &first);
-	json_uint(f, "warn_count", r->c.have_warn_count, r->c.warn_count, &first);
-	json_uint(f, "warn_limit", r->c.have_warn_limit, r->c.warn_limit, &first);
-	json_uint(f, "panic_on_oops", r->have_panic_on_oops, r->panic_on_oops, &first);
-	json_key(f, "consistent", &first);
+	ol_json_text(f, "kernel_release", r->release, &first);
+	ol_json_text(f, "crash_time", cap->time, &first);
+	ol_json_text(f, "panic_message", r->log.have_panic ? r->log.panic : NULL, &first);
+	ol_json_text(f, "reason", ol_reason_name(r->log.reason), &first);
+	ol_json_text(f, "origin", r->log.origin, &first);
+	ol_json_text(f, "detail", r->log.detail, &first);
+	ol_json_text(f, "counters_source", r->counters_source ? r->counters_source : "none", &first);
+	ol_json_uint(f, "oops_count", r->c.have_oops_count, r->c.oops_count, &first);
+	ol_json_uint(f, "oops_limit", r->c.have_oops_limit, r->c.oops_limit, &first);
+	ol_json_uint(f, "warn_count", r->c.have_warn_count, r->c.warn_count, &first);
+	ol_json_uint(f, "warn_limit", r->c.have_warn_limit, r->c.warn_limit, &first);
+	ol_json_uint(f, "panic_on_oops", r->have_panic_on_oops, r->panic_on_oops, &first);
+	ol_json_key(f, "consistent", &first);
 	fputs(r->consistent ? "true" : "false", f);
-	json_text(f, "inconsistency", r->why, &first);
-	json_text(f, "dump_read_error", r->dump_error, &first);
+	ol_json_text(f, "inconsistency", r->why, &first);
+	ol_json_text(f, "dump_read_error", r->dump_error, &first);
 
-	json_key(f, "last_warning", &first);
+	ol_json_key(f, "last_warning", &first);
 	if (r->log.have_warning) {
 		fputs("{ \"origin\": ", f);
 		ol_json_string(f, r->log.warn_origin);
@@ -293,7 +267,7 @@ static void write_json(FILE *f, const struct report *r, const struct capture *ca
 		fputs("null", f);
 	}
 
-	json_key(f, "log", &first);
+	ol_json_key(f, "log", &first);
 	if (r->have_log) {
 		fputs("{ \"file\": ", f);
 		ol_json_string(f, base_name(r->log_file));
@@ -303,7 +277,7 @@ static void write_json(FILE *f, const struct report *r, const struct capture *ca
 		fputs("null", f);
 	}
 
-	json_key(f, "capture", &first);
+	ol_json_key(f, "capture", &first);
 	fputs("{ \"status\": ", f);
 	ol_json_string(f, cap->status ? cap->status : "not recorded");
 	fputs(", \"dump_file\": ", f);

@@ -231,12 +231,33 @@ static void test_json(void)
 	     "json: invalid UTF-8 becomes U+FFFD, truncated sequence at the end too");
 }
 
+static void test_json_members(void)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	bool first = true;
+
+	if (!f) {
+		check(false, "json members", "fmemopen failed");
+		return;
+	}
+	ol_json_uint(f, "n", true, 4294967295UL, &first);
+	ol_json_uint(f, "u", false, 7, &first);
+	ol_json_text(f, "e", "", &first);
+	ol_json_text(f, "s", "a\"b", &first);
+	fputs("\n}", f);
+	fclose(f);
+	check(strcmp(buf, "{\n  \"n\": 4294967295,\n  \"u\": null,\n  \"e\": null,\n  \"s\": \"a\\\"b\"\n}") == 0,
+	      "json members: numbers, null, escaped text", buf);
+}
+
 int main(void)
 {
 	test_classify();
 	test_log();
 	test_consistent();
 	test_json();
+	test_json_members();
 	printf("%d cases, %d failed\n", cases, failures);
 	return failures ? EXIT_FAILURE : EXIT_SUCCESS;
 }
