@@ -210,4 +210,20 @@ if [ "${OOPSLIMIT_SCENARIOS_ONLY:-}" != 1 ]; then
 	printf 'kernel limits\nstep kdump load\nexpect capture complete\nwarp 9\n' >"$scratch/bad.scn"
 	expect_verify_error "a scenario with an unknown key" "bad.scn:4: unknown key 'warp'" -c "$limits_dir/config" "$scratch/bad.scn"
 fi
+# The crash extension's suite (tests/crash/run.sh), after the scenarios
+# because its kdump cases read their vmcores: its TAP lines count here.
+if [ "${OOPSLIMIT_SCENARIOS_ONLY:-}" != 1 ]; then
+	"$OOPSLIMIT_TOP/tests/crash/run.sh" >"$scratch/crash.tap" 2>&1 || true
+	while IFS= read -r line; do
+		case $line in
+		'ok '*) result OK "crash-ext: ${line#ok * - }" ;;
+		'not ok '*) result FAIL "crash-ext: ${line#not ok * - }" ;;
+		'#'*) printf '%s\n' "$line" ;;
+		esac
+	done <"$scratch/crash.tap"
+	if ! grep -q '^[0-9]* passed, [0-9]* failed$' "$scratch/crash.tap"; then
+		tail -n 5 "$scratch/crash.tap" | sed 's/^/#   /'
+		result FAIL "crash-ext: tests/crash/run.sh ran to its end"
+	fi
+fi
 tap_end
