@@ -47,8 +47,8 @@ static const struct {
 	[OLX_OOPS_LIMIT] = { "exit.c", 4, true },	/* unsigned int */
 	[OLX_WARN_COUNT] = { "panic.c", 4, true },	/* atomic_t */
 	[OLX_WARN_LIMIT] = { "panic.c", 4, true },	/* unsigned int */
-	[OLX_PANIC_ON_OOPS] = { "panic.c", 4, false },	/* int */
-	[OLX_PANIC_ON_WARN] = { "panic.c", 4, false },	/* int */
+	[OLX_PANIC_ON_OOPS] = { "panic.c", 4, true },	/* int */
+	[OLX_PANIC_ON_WARN] = { "panic.c", 4, true },	/* int */
 	[OLX_TAINTED_MASK] = { "panic.c", 8, false },	/* unsigned long */
 };
 
@@ -168,6 +168,21 @@ static void check_vmlinux(struct olx_report *r)
 	}
 }
 
+/*
+ * crash_save_vmcoreinfo() appends CRASHTIME when the kernel enters a loaded
+ * capture kernel: the dump is a kdump capture, taken at a crash.
+ */
+static void find_crash_time(struct olx_report *r)
+{
+	char value[32], *end;
+	const char *where;
+
+	if (r->live || !vmcoreinfo("CRASHTIME", value, sizeof(value), &where))
+		return;
+	r->crash_time = strtoul(value, &end, 10);
+	r->crashed = end != value && *end == '\0';
+}
+
 /* Without the ELF table: crash's own table, if it has exactly one such name. */
 static bool unique_crash_symbol(const char *name, ulong *addr)
 {
@@ -271,6 +286,7 @@ static void find_and_read(struct olx_report *r)
 		offset = symbol_value("_stext") - stext;
 	read_vmcoreinfo_memory();
 	check_vmlinux(r);
+	find_crash_time(r);
 	for (i = 0; i < OLX_NVARS; i++) {
 		find_var(r, i, offset, &size);
 		read_var(r, i, size);
@@ -350,32 +366,15 @@ static void dump_log_text(void *arg)
 	dump_log(0);
 }
 
-/* "[ 1234.567890] text": copies the stamp's number. */
-static void stamp_of(const char *line, char *out, size_t len)
-{
-	const char *p = line, *e;
-
-	out[0] = '\0';
-	if (*p != '[')
-		return;
-	for (p++; *p == ' '; p++)
-		;
-	e = strchr(p, ']');
-	if (!e || (size_t)(e - p) >= len)
-		return;
-	memcpy(out, p, (size_t)(e - p));
-	out[e - p] = '\0';
-}
-
 /*
  * The kernel log, through crash's own reader into a temporary file, fed to
  * the verdict code one line at a time.
  */
 static void read_log(struct olx_report *r)
 {
-	char line[2048];
+	char line[2048], stamp[sizeof(r->log_start)];
 	bool first = true, whole;
-	size_t len;
+	size_t indent = 0;
 	const char *text;
 
 	if (pc->tmpfile) {
@@ -386,7 +385,8 @@ static void read_log(struct olx_report *r)
 	whole = guarded(dump_log_text, NULL);
 	rewind(pc->tmpfile);
 	while (fgets(line, sizeof(line), pc->tmpfile)) {
-		len = strlen(line);
+		size_t len = strlen(line);
+
 		/* a line longer than the buffer: its rest is not a new line */
 		if (len && line[len - 1] != '\n') {
 			int c;
@@ -394,16 +394,24 @@ static void read_log(struct olx_report *r)
 			while ((c = fgetc(pc->tmpfile)) != EOF && c != '\n')
 				;
 		}
+		text = olx_log_split(line, stamp, sizeof(stamp), &indent);
 		if (first) {
-			text = ol_log_text(line, &len);
 			r->log_wrapped = strncmp(text, "Linux version ", 14) != 0;
-			stamp_of(line, r->log_start, sizeof(r->log_start));
+			memcpy(r->log_start, stamp, sizeof(stamp));
 			first = false;
 		}
-		ol_log_line(&r->log, line);
+		ol_log_line(&r->log, text);
 	}
 	close_tmpfile();
 	ol_log_done(&r->log);
+	/*
+	 * With panic_on_oops (or an oops in interrupt, init or idle) and a
+	 * capture kernel loaded, oops_end() goes to kdump before panic()
+	 * prints: judge from the last oops and the setting.
+	 */
+	if (r->crashed && !r->log.have_panic)
+		ol_log_crashed(&r->log, r->var[OLX_PANIC_ON_OOPS].read ?
+				(int)r->var[OLX_PANIC_ON_OOPS].value : -1);
 	r->log_read = r->log.lines > 0;
 	if (!whole && r->log_read)
 		olx_note(r, "crash's log reader stopped after %lu lines (its message is above)",
@@ -485,7 +493,11 @@ static char *help_oopslimit[] = {
 	"            LOG  lines read; \"wrapped\" when the boot messages are",
 	"                 overwritten; oopses (the last \"[#N]\" numbers them since",
 	"                 boot) and warning reports in what is left.",
-	"          PANIC  the \"Kernel panic - not syncing:\" message.",
+	"          PANIC  the \"Kernel panic - not syncing:\" message.  A kdump",
+	"                 capture (VMCOREINFO has CRASHTIME) may have none: with",
+	"                 panic_on_oops, or for an oops in interrupt, init or the",
+	"                 idle task, oops_end() enters kdump before panic() prints;",
+	"                 the verdict then comes from the last oops and the setting.",
 	"        VERDICT  oops_limit, warn_limit (origin), panic_on_warn (origin),",
 	"                 panic_on_oops, other (what), no panic, or unknown when",
 	"                 the log cannot be read; the origin is the reporter that",
@@ -508,7 +520,8 @@ static char *help_oopslimit[] = {
 	"  JSON keys (stable; new keys may be added): format (1), live,",
 	"  has_limits, oops_count, oops_limit, oops_headroom, warn_count,",
 	"  warn_limit, warn_headroom, panic_on_oops, panic_on_warn, tainted_mask,",
-	"  taint, log_read, log_lines, log_wrapped, log_oopses, log_warnings,",
+	"  taint, crash_time, log_read, log_lines, log_wrapped, log_oopses,",
+	"  log_warnings,",
 	"  last_die, first_oops, panic, verdict, origin, detail, panic_limit,",
 	"  consistent, inconsistency, last_warning {origin, where, function},",
 	"  symbols {NAME: {address, source, read}}, notes [].  A value that is",
@@ -550,6 +563,7 @@ static char *help_oopslimit[] = {
 	"      \"panic_on_warn\": 0,",
 	"      \"tainted_mask\": 512,",
 	"      \"taint\": \"W\",",
+	"      \"crash_time\": null,",
 	"      \"log_read\": true,",
 	"      \"log_lines\": 388,",
 	"      \"log_wrapped\": false,",

@@ -126,6 +126,34 @@ void olx_taint_letters(unsigned long mask, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+const char *olx_log_split(const char *line, char *stamp, size_t stamp_len, size_t *indent)
+{
+	const char *p = line + 1, *close;
+	size_t n, blanks = 0;
+
+	if (stamp_len)
+		stamp[0] = '\0';
+	close = line[0] == '[' ? strchr(line, ']') : NULL;
+	if (close && close[1] == ' ' && close - line <= 24) {
+		while (p < close && (*p == ' ' || *p == '.' || (*p >= '0' && *p <= '9')))
+			p++;
+		if (p == close) {
+			for (p = line + 1; *p == ' '; p++)
+				;
+			n = (size_t)(close - p);
+			if (stamp_len && n < stamp_len) {
+				memcpy(stamp, p, n);
+				stamp[n] = '\0';
+			}
+			*indent = (size_t)(close + 2 - line);
+			return close + 2;
+		}
+	}
+	while (blanks < *indent && line[blanks] == ' ')
+		blanks++;
+	return line + blanks;
+}
+
 /* ---- text ---------------------------------------------------------------- */
 
 static void label(FILE *f, const char *l)
@@ -302,6 +330,8 @@ void olx_print_text(FILE *f, const struct olx_report *r, bool verbose)
 			fputc('"', f);
 			put_text(f, r->log.panic);
 			fprintf(f, "\"\n");
+		} else if (r->crashed) {
+			fprintf(f, "none in the log: the kernel entered kdump before panic() printed\n");
 		} else {
 			fprintf(f, "none in the log\n");
 		}
@@ -412,6 +442,7 @@ void olx_print_json(FILE *f, const struct olx_report *r)
 			jheadroom(f, "warn_headroom", r, OLX_WARN_COUNT, OLX_WARN_LIMIT, &first);
 	}
 	jstr(f, "taint", r->var[OLX_TAINTED_MASK].read && r->have_taint ? r->taint : NULL, &first);
+	jnum(f, "crash_time", r->crashed, r->crash_time, &first);
 	jbool(f, "log_read", r->log_read, &first);
 	jnum(f, "log_lines", r->log_read, log->lines, &first);
 	key(f, "log_wrapped", &first);

@@ -43,6 +43,9 @@ struct olx_report {
 	char taint[40];			/* letters of the set taint bits */
 	bool have_taint;
 
+	bool crashed;			/* VMCOREINFO has CRASHTIME: a kdump capture */
+	unsigned long crash_time;	/* its value, seconds since the epoch */
+
 	bool log_read;			/* the log could be read at all */
 	bool log_wrapped;		/* its start (the boot banner) is overwritten */
 	char log_start[24];		/* time stamp of the oldest line left, "12.345678" */
@@ -102,6 +105,16 @@ bool olx_headroom(unsigned long count, unsigned long limit, unsigned long *headr
  * array cannot be read.  Bits beyond the table print as '?'.
  */
 void olx_taint_letters(unsigned long mask, char *buf, size_t len);
+
+/*
+ * Splits a line of crash's log output, "[ 1234.567890] text", into its time
+ * stamp (copied to stamp, "" when there is none) and the text, which is
+ * returned.  A line without a stamp continues the record before it, which
+ * crash indents by the stamp's width: up to *indent leading blanks go.  On
+ * a stamped line *indent is set to the stamp's width.  The text is then
+ * what crash prints with "log -t", which common/verdict.c expects.
+ */
+const char *olx_log_split(const char *line, char *stamp, size_t stamp_len, size_t *indent);
 
 /* The report as aligned "LABEL: value" lines. verbose adds where each was found. */
 void olx_print_text(FILE *f, const struct olx_report *r, bool verbose);

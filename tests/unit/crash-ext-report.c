@@ -225,8 +225,30 @@ static void test_odd(void)
 	   "notes: bounded, the last says more were dropped");
 }
 
+static void test_split(void)
+{
+	char stamp[24];
+	size_t indent = 0;
+	const char *t;
+
+	t = olx_log_split("[    1.234567] Oops: 0002 [#1] SMP\n", stamp, sizeof(stamp), &indent);
+	ok(strcmp(t, "Oops: 0002 [#1] SMP\n") == 0 && strcmp(stamp, "1.234567") == 0 && indent == 15,
+	   "log split: stamp and text");
+	t = olx_log_split("[    1.234567]  <IRQ>\n", stamp, sizeof(stamp), &indent);
+	ok(strcmp(t, " <IRQ>\n") == 0, "log split: the text keeps its own leading blank");
+	t = olx_log_split("               continued\n", stamp, sizeof(stamp), &indent);
+	ok(strcmp(t, "continued\n") == 0 && stamp[0] == '\0', "log split: a continuation loses the stamp's indent only");
+	t = olx_log_split("[drm] not a stamp\n", stamp, sizeof(stamp), &indent);
+	ok(strcmp(t, "[drm] not a stamp\n") == 0, "log split: a bracket that is no stamp stays");
+	t = olx_log_split("[123456.000001]x", stamp, sizeof(stamp), &indent);
+	ok(strcmp(t, "[123456.000001]x") == 0, "log split: no blank after the bracket, no stamp");
+	t = olx_log_split("[", stamp, 0, &indent);
+	ok(strcmp(t, "[") == 0, "log split: a lone bracket, no stamp buffer");
+}
+
 int main(void)
 {
+	test_split();
 	test_numbers();
 	test_oops_limit();
 	test_panic_on_warn();
