@@ -108,7 +108,7 @@ bench_oops() {
 bench_capture() {
 	local mem level i secs=() bytes=() ok
 	emit "## Capture: vmcore size and makedumpfile time" "" \
-		"sysrq-c in a guest of each size, crashkernel=128M, lzo; median of $runs captures." "" \
+		"sysrq-c in a guest of each size, crashkernel=64M, lzo; median of $runs captures." "" \
 		"| guest memory | dump level | vmcore | makedumpfile |" "| --- | --- | --- | --- |"
 	for mem in 256M 512M 1G 2G; do
 		for level in 31 1; do
@@ -117,7 +117,7 @@ bench_capture() {
 			for i in $(seq "$runs"); do
 				ok=yes
 				run_bench bench-capture "about   capture at $mem, -d $level" "kernel  limits" "memory  $mem" \
-					"append  crashkernel=128M" "timeout 600" "kdump   dump_level $level" \
+					"append  crashkernel=64M" "timeout 600" "kdump   dump_level $level" \
 					"step    kdump load" "step    sysrq c" "expect  capture complete" || ok=''
 				[ -n "$ok" ] || die "the capture benchmark failed at $mem -d $level: $work/bench-capture.log"
 				local j
