@@ -83,8 +83,11 @@ static void load_symtab(void)
 	snprintf(symtab_path, sizeof(symtab_path), "%s", path);
 }
 
-/* VMCOREINFO as the kernel wrote it into its own memory (vmcoreinfo_data). */
-static char vmci_mem[4096 + 1];
+/*
+ * VMCOREINFO as the kernel wrote it into its own memory (vmcoreinfo_data):
+ * at most VMCOREINFO_BYTES, a page, up to 64 KiB on some architectures.
+ */
+static char vmci_mem[65536 + 1];
 static size_t vmci_mem_len;
 
 static void read_vmcoreinfo_memory(void)
