@@ -163,10 +163,10 @@ command -v crash >/dev/null || die "crash is missing: apt-get install crash"
 ext=$scratch/ext
 mkdir -p "$ext"
 if out=$(make -s -B -C "$OOPSLIMIT_TOP/crash-ext" 2>&1) && cp "$OOPSLIMIT_TOP/crash-ext/oopslimit.so" "$ext/"; then
-	result OK "crash-ext builds with -Wall -Wextra -Werror"
+	result OK "oopslimit.so builds with -Wall -Wextra -Werror"
 else
 	printf '%s\n' "$out" | sed 's/^/#   /'
-	result FAIL "crash-ext builds with -Wall -Wextra -Werror"
+	result FAIL "oopslimit.so builds with -Wall -Wextra -Werror"
 	die "cannot go on without oopslimit.so"
 fi
 if make -s -C "$OOPSLIMIT_TOP/crash-ext" install DESTDIR="$scratch/dest" >/dev/null 2>&1 &&
