@@ -219,6 +219,8 @@ case_value() { # case_value FILE KEY: the rest of the first KEY line
 	sed -n "s/^$2[[:space:]]\{1,\}//p" "$1" | head -n 1
 }
 
+declare -A fresh=() # cases booted in this run (-f boots each once)
+
 # boot_dump CASE-FILE: boots the case, or reuses its cached dump when the
 # boot lines, the kernel and the initramfs are the same; sets $the_dump and
 # $booted_dir (the kernel's directory).
@@ -233,7 +235,8 @@ boot_dump() {
 	esac
 	the_dump=$dir/dump.elf
 	stamp=$(printf '%s\n%s\n%s\n' "$lines" "$(sha256sum <"$booted_dir/bzImage")" "$initrd" | sha256sum | cut -c1-16)
-	if [ $force -eq 0 ] && [ -s "$the_dump" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
+	if { [ $force -eq 0 ] || [ -n "${fresh[$name]:-}" ]; } &&
+		[ -s "$the_dump" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
 		note "$name: the dump booted before is up to date ($dir)"
 		return 0
 	fi
@@ -252,6 +255,7 @@ boot_dump() {
 	note "$name: QEMU ran $(since "$t0") s; console: $dir/console.log"
 	[ -s "$the_dump" ] || return 1
 	printf '%s\n' "$stamp" >"$dir/stamp"
+	fresh[$name]=1
 }
 
 # vmcore_of CASE-FILE: the vmcore a case reads, booting if need be; sets
