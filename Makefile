@@ -1,7 +1,7 @@
 # oopslimit: see README.md.
-.PHONY: all run bench deps kernel initramfs capture-initramfs test check-series clean-cache
+.PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext test test-crash check-series clean-cache
 
-all: kernel initramfs capture-initramfs
+all: kernel initramfs capture-initramfs crash-ext
 
 # The main job: build, boot, load kdump, exhaust a limit, capture, verdict.
 # POLICY=warn_limit|oops_limit|ubsan|panic_on_warn|panic_on_oops|sysrq,
@@ -32,6 +32,15 @@ initramfs: deps
 # The kdump capture initramfs, built by dracut from initramfs/99oopslimit.
 capture-initramfs: kernel
 	scripts/capture-initramfs.sh "$$(cat "$$(scripts/build-kernel.sh limits)/kernelrelease")"
+
+# The crash extension, crash-ext/oopslimit.so (make -C crash-ext install to
+# install it for crash -x).
+crash-ext: deps
+	$(MAKE) -C crash-ext
+
+# The crash extension's suite alone; CASES="warn-limit oops-limit" picks some.
+test-crash: deps
+	tests/crash/run.sh $(CASES)
 
 # The test suite: static checks, then every scenario in QEMU.  TAP output,
 # ending with "N passed, N failed".  SCENARIOS="warn-limit oops-limit" picks some.

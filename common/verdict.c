@@ -359,7 +359,8 @@ void ol_log_line(struct ol_log *log, const char *line)
 
 		if (pid && number_at(pid + 6, s + len, &v))
 			log->last_oops_pid = (long)v;
-	} else if (log->last_is_oops && len && s[0] == ' ') {
+	} else if (log->last_is_oops) {
+		/* trace lines are indented, but the stamp's blanks are gone */
 		while (len && *s == ' ') {
 			s++;
 			len--;

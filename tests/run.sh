@@ -213,7 +213,7 @@ fi
 # The crash extension's suite (tests/crash/run.sh), after the scenarios
 # because its kdump cases read their vmcores: its TAP lines count here.
 if [ "${OOPSLIMIT_SCENARIOS_ONLY:-}" != 1 ]; then
-	"$OOPSLIMIT_TOP/tests/crash/run.sh" >"$scratch/crash.tap" 2>&1 || true
+	CRASH_TEST_KERNELS="$limits_dir $baseline_dir" "$OOPSLIMIT_TOP/tests/crash/run.sh" >"$scratch/crash.tap" 2>&1 || true
 	while IFS= read -r line; do
 		case $line in
 		'ok '*) result OK "crash-ext: ${line#ok * - }" ;;

@@ -150,6 +150,9 @@ static void test_log(void)
 		static const char *const irq[] = {
 			"Oops: 0002 [#1] SMP", "CPU: 0 PID: 0 Comm: swapper/0", " <IRQ>", NULL,
 		};
+		static const char *const irq_stamped[] = {
+			"[    1.0] Oops: 0002 [#1] SMP", "[    1.0] CPU: 0 PID: 7 Comm: k", "[    1.000001]  <IRQ>", NULL,
+		};
 		static const char *const warn_last[] = {
 			"Oops: 0002 [#1] SMP", "CPU: 0 PID: 9 Comm: x", "WARNING: CPU: 0 PID: 9 at a.c:1 f+0x0/0x1", NULL,
 		};
@@ -169,6 +172,10 @@ static void test_log(void)
 		ol_log_crashed(&log, 1);
 		check(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
 		      "an oops in interrupt: other", log.detail);
+		feed(&log, irq_stamped);
+		ol_log_crashed(&log, 1);
+		check(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
+		      "an oops in interrupt, time-stamped log: other", log.detail);
 		feed(&log, warn_last);
 		ol_log_crashed(&log, 1);
 		check(log.reason == OL_OTHER && strcmp(log.detail, "no panic message") == 0,
