@@ -100,40 +100,51 @@ stage_failed() {
 	die "stage '$stage_name' failed: $1 (log: $2)" 2>&4
 }
 
-# Follows the QEMU run through its files and reports the stages as they end.
+# advance DIR: ends the current stage if the run directory shows it done;
+# true when it did.  $want names what the stage waits for.
+advance() {
+	local dir=$1
+	case $want in
+	booted)
+		grep -q '^booted ' "$dir/results" 2>/dev/null || return 1
+		stage_done "$(sed -n 's/^booted //p' "$dir/results")"
+		stage "load kdump"
+		want=load ;;
+	load)
+		grep -q '^kdump load => ' "$dir/results" 2>/dev/null || return 1
+		grep -q '^kdump load => 0 ' "$dir/results" ||
+			stage_failed "$(sed -n 's/^kdump load => //p' "$dir/results")" "$dir/kdump-load.out"
+		stage_done "$(grep -m1 'capture kernel loaded' "$dir/kdump-load.out" | sed 's/^oopslimit-kdump: //')"
+		stage trigger
+		want=panic ;;
+	panic)
+		# a panic line, or (panic_on_oops) the capture kernel booting
+		# straight from the oops
+		if grep -aq 'Kernel panic - not syncing' "$dir/console.log" 2>/dev/null; then
+			stage_done "$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r')"
+		elif grep -aq 'Command line: elfcorehdr=' "$dir/console.log" 2>/dev/null; then
+			stage_done "$(grep -a -o '[^]]*\[#[0-9]*\].*' "$dir/console.log" | tail -n 1 | tr -d '\r' | sed 's/^ *//'), then kdump (no panic line)"
+		else
+			return 1
+		fi
+		stage capture
+		want=capture ;;
+	*) return 1 ;;
+	esac
+}
+
+# Follows the QEMU run through its files and reports the stages as they end,
+# looking once more after QEMU ended so that a quick run is judged right.
 scenario_watch() {
-	local dir=$1 pid=$2 want=booted
+	local dir=$1 pid=$2 alive
+	want=booted
 	watch_pid=$pid
 	stage boot
-	while kill -0 "$pid" 2>/dev/null; do
-		case $want in
-		booted)
-			if grep -q '^booted ' "$dir/results" 2>/dev/null; then
-				stage_done "$(sed -n 's/^booted //p' "$dir/results")"
-				stage "load kdump"
-				want=load
-			fi ;;
-		load)
-			if grep -q '^kdump load => ' "$dir/results" 2>/dev/null; then
-				grep -q '^kdump load => 0 ' "$dir/results" ||
-					stage_failed "$(sed -n 's/^kdump load => //p' "$dir/results")" "$dir/kdump-load.out"
-				stage_done "$(grep -m1 'capture kernel loaded' "$dir/kdump-load.out" | sed 's/^oopslimit-kdump: //')"
-				stage trigger
-				want=panic
-			fi ;;
-		panic)
-			# a panic line, or (panic_on_oops) the capture kernel booting
-			# straight from the oops
-			if grep -aq 'Kernel panic - not syncing' "$dir/console.log" 2>/dev/null; then
-				stage_done "$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r')"
-				stage capture
-				want=capture
-			elif grep -aq 'Command line: elfcorehdr=' "$dir/console.log" 2>/dev/null; then
-				stage_done "$(grep -a -o '[^]]*\[#[0-9]*\].*' "$dir/console.log" | tail -n 1 | tr -d '\r' | sed 's/^ *//'), then kdump (no panic line)"
-				stage capture
-				want=capture
-			fi ;;
-		esac
+	while :; do
+		alive=yes
+		kill -0 "$pid" 2>/dev/null || alive=''
+		while advance "$dir"; do :; done
+		[ -n "$alive" ] || break
 		sleep 0.2
 	done
 	watch_pid=''

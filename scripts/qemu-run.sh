@@ -94,7 +94,9 @@ pick_accel() {
 }
 
 accel=$(pick_accel)
-trap 'kill "${monitor_reader:-}" 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out"' EXIT
+# Stopped from outside (a caller gave up on the run), take QEMU down too.
+trap 'exit 143' TERM INT
+trap 'kill ${qemu_pid:-} ${monitor_reader:-} 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out"' EXIT
 
 if [ -n "$dump" ]; then
 	qemu_boot "$accel" "$limit" 0
