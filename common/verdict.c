@@ -491,13 +491,49 @@ void ol_json_key(FILE *f, const char *key, bool *first)
 	fputs(": ", f);
 }
 
-void ol_json_text(FILE *f, const char *key, const char *val, bool *first)
+void ol_json_str(FILE *f, const char *key, const char *val, bool *first)
 {
 	ol_json_key(f, key, first);
-	if (val && *val)
+	if (val)
 		ol_json_string(f, val);
 	else
 		fputs("null", f);
+}
+
+void ol_json_text(FILE *f, const char *key, const char *val, bool *first)
+{
+	ol_json_str(f, key, val && *val ? val : NULL, first);
+}
+
+void ol_json_bool(FILE *f, const char *key, bool val, bool *first)
+{
+	ol_json_key(f, key, first);
+	fputs(val ? "true" : "false", f);
+}
+
+/* a value inside an object on one line: "text" or null when empty */
+static void json_inline(FILE *f, const char *sep, const char *key, const char *val)
+{
+	fputs(sep, f);
+	ol_json_string(f, key);
+	fputs(": ", f);
+	if (*val)
+		ol_json_string(f, val);
+	else
+		fputs("null", f);
+}
+
+void ol_json_last_warning(FILE *f, const struct ol_log *log, bool *first)
+{
+	ol_json_key(f, "last_warning", first);
+	if (!log->have_warning) {
+		fputs("null", f);
+		return;
+	}
+	json_inline(f, "{ ", "origin", log->warn_origin);
+	json_inline(f, ", ", "where", log->warn_where);
+	json_inline(f, ", ", "function", log->warn_func);
+	fputs(" }", f);
 }
 
 void ol_json_uint(FILE *f, const char *key, bool have, unsigned long val, bool *first)

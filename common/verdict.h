@@ -100,11 +100,16 @@ void ol_json_string(FILE *f, const char *s);
  * Members of a JSON object, one a line: ol_json_key() writes the opening
  * brace before the first (*first is true until then) and commas between.
  * ol_json_text() writes null for a NULL or empty value, ol_json_uint()
- * null when have is false.  The caller closes the object.
+ * null when have is false.  The caller closes the object ("\n}").
  */
 void ol_json_key(FILE *f, const char *key, bool *first);
 void ol_json_text(FILE *f, const char *key, const char *val, bool *first);
 void ol_json_uint(FILE *f, const char *key, bool have, unsigned long val, bool *first);
+/* Like ol_json_text(), but an empty string stays "" (only NULL is null). */
+void ol_json_str(FILE *f, const char *key, const char *val, bool *first);
+void ol_json_bool(FILE *f, const char *key, bool val, bool *first);
+/* "last_warning": {"origin", "where", "function"}, or null without one. */
+void ol_json_last_warning(FILE *f, const struct ol_log *log, bool *first);
 
 /* Strips the time stamp and trailing newline; returns a pointer into line. */
 const char *ol_log_text(const char *line, size_t *len);

@@ -377,42 +377,6 @@ void olx_print_text(FILE *f, const struct olx_report *r, bool verbose)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void key(FILE *f, const char *k, bool *first)
-{
-	fprintf(f, "%s\n  \"%s\": ", *first ? "" : ",", k);
-	*first = false;
-}
-
-static void jstr(FILE *f, const char *k, const char *v, bool *first)
-{
-	key(f, k, first);
-	if (v)
-		ol_json_string(f, v);
-	else
-		fputs("null", f);
-}
-
-/* v, or null when empty */
-static void jtext(FILE *f, const char *k, const char *v, bool *first)
-{
-	jstr(f, k, v && v[0] ? v : NULL, first);
-}
-
-static void jnum(FILE *f, const char *k, bool have, unsigned long v, bool *first)
-{
-	key(f, k, first);
-	if (have)
-		fprintf(f, "%lu", v);
-	else
-		fputs("null", f);
-}
-
-static void jbool(FILE *f, const char *k, bool v, bool *first)
-{
-	key(f, k, first);
-	fputs(v ? "true" : "false", f);
-}
-
 static void jheadroom(FILE *f, const char *k, const struct olx_report *r,
 		      enum olx_var_id count, enum olx_var_id limit, bool *first)
 {
@@ -420,7 +384,7 @@ static void jheadroom(FILE *f, const char *k, const struct olx_report *r,
 	bool have = r->var[count].read && r->var[limit].read &&
 		    olx_headroom(r->var[count].value, r->var[limit].value, &h);
 
-	jnum(f, k, have, h, first);
+	ol_json_uint(f, k, have, h, first);
 }
 
 void olx_print_json(FILE *f, const struct olx_report *r)
@@ -430,55 +394,36 @@ void olx_print_json(FILE *f, const struct olx_report *r)
 	unsigned int i;
 	char addr[24];
 
-	fputc('{', f);
-	jnum(f, "format", true, 1, &first);
-	jbool(f, "live", r->live, &first);
-	jbool(f, "has_limits", !olx_no_limits(r), &first);
+	ol_json_uint(f, "format", true, 1, &first);
+	ol_json_bool(f, "live", r->live, &first);
+	ol_json_bool(f, "has_limits", !olx_no_limits(r), &first);
 	for (i = 0; i < OLX_NVARS; i++) {
-		jnum(f, olx_var_name(i), r->var[i].read, r->var[i].value, &first);
+		ol_json_uint(f, olx_var_name(i), r->var[i].read, r->var[i].value, &first);
 		if (i == OLX_OOPS_LIMIT)
 			jheadroom(f, "oops_headroom", r, OLX_OOPS_COUNT, OLX_OOPS_LIMIT, &first);
 		if (i == OLX_WARN_LIMIT)
 			jheadroom(f, "warn_headroom", r, OLX_WARN_COUNT, OLX_WARN_LIMIT, &first);
 	}
-	jstr(f, "taint", r->var[OLX_TAINTED_MASK].read && r->have_taint ? r->taint : NULL, &first);
-	jnum(f, "crash_time", r->crashed, r->crash_time, &first);
-	jbool(f, "log_read", r->log_read, &first);
-	jnum(f, "log_lines", r->log_read, log->lines, &first);
-	key(f, "log_wrapped", &first);
+	ol_json_str(f, "taint", r->var[OLX_TAINTED_MASK].read && r->have_taint ? r->taint : NULL, &first);
+	ol_json_uint(f, "crash_time", r->crashed, r->crash_time, &first);
+	ol_json_bool(f, "log_read", r->log_read, &first);
+	ol_json_uint(f, "log_lines", r->log_read, log->lines, &first);
+	ol_json_key(f, "log_wrapped", &first);
 	fputs(r->log_read ? (r->log_wrapped ? "true" : "false") : "null", f);
-	jnum(f, "log_oopses", r->log_read, log->oopses, &first);
-	jnum(f, "log_warnings", r->log_read, log->warnings, &first);
-	jnum(f, "last_die", r->log_read && log->oopses, log->last_die, &first);
-	jtext(f, "first_oops", r->log_read ? log->first_oops : NULL, &first);
-	jstr(f, "panic", logged && log->have_panic ? log->panic : NULL, &first);
-	jstr(f, "verdict", olx_verdict(r), &first);
-	jtext(f, "origin", logged ? log->origin : NULL, &first);
-	jtext(f, "detail", logged ? log->detail : NULL, &first);
-	jnum(f, "panic_limit", logged && log->have_limit, log->limit, &first);
-	key(f, "consistent", &first);
+	ol_json_uint(f, "log_oopses", r->log_read, log->oopses, &first);
+	ol_json_uint(f, "log_warnings", r->log_read, log->warnings, &first);
+	ol_json_uint(f, "last_die", r->log_read && log->oopses, log->last_die, &first);
+	ol_json_text(f, "first_oops", r->log_read ? log->first_oops : NULL, &first);
+	ol_json_str(f, "panic", logged && log->have_panic ? log->panic : NULL, &first);
+	ol_json_str(f, "verdict", olx_verdict(r), &first);
+	ol_json_text(f, "origin", logged ? log->origin : NULL, &first);
+	ol_json_text(f, "detail", logged ? log->detail : NULL, &first);
+	ol_json_uint(f, "panic_limit", logged && log->have_limit, log->limit, &first);
+	ol_json_key(f, "consistent", &first);
 	fputs(olx_checkable(r) ? (r->consistent ? "true" : "false") : "null", f);
-	jtext(f, "inconsistency", logged && !r->consistent ? r->why : NULL, &first);
-	key(f, "last_warning", &first);
-	if (r->log_read && log->have_warning) {
-		fputc('{', f);
-		fprintf(f, "\"origin\": ");
-		ol_json_string(f, log->warn_origin);
-		fprintf(f, ", \"where\": ");
-		if (log->warn_where[0])
-			ol_json_string(f, log->warn_where);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"function\": ");
-		if (log->warn_func[0])
-			ol_json_string(f, log->warn_func);
-		else
-			fputs("null", f);
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	key(f, "symbols", &first);
+	ol_json_text(f, "inconsistency", logged && !r->consistent ? r->why : NULL, &first);
+	ol_json_last_warning(f, log, &first);
+	ol_json_key(f, "symbols", &first);
 	fputc('{', f);
 	for (i = 0; i < OLX_NVARS; i++) {
 		fprintf(f, "%s\n    \"%s\": ", i ? "," : "", olx_var_name(i));
@@ -492,7 +437,7 @@ void olx_print_json(FILE *f, const struct olx_report *r)
 		fprintf(f, ", \"read\": %s}", r->var[i].read ? "true" : "false");
 	}
 	fprintf(f, "\n  }");
-	key(f, "notes", &first);
+	ol_json_key(f, "notes", &first);
 	fputc('[', f);
 	for (i = 0; i < r->n_notes; i++) {
 		fprintf(f, "%s\n    ", i ? "," : "");

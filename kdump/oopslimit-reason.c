@@ -243,29 +243,11 @@ static void write_json(FILE *f, const struct report *r, const struct capture *ca
 	ol_json_uint(f, "warn_count", r->c.have_warn_count, r->c.warn_count, &first);
 	ol_json_uint(f, "warn_limit", r->c.have_warn_limit, r->c.warn_limit, &first);
 	ol_json_uint(f, "panic_on_oops", r->have_panic_on_oops, r->panic_on_oops, &first);
-	ol_json_key(f, "consistent", &first);
-	fputs(r->consistent ? "true" : "false", f);
+	ol_json_bool(f, "consistent", r->consistent, &first);
 	ol_json_text(f, "inconsistency", r->why, &first);
 	ol_json_text(f, "dump_read_error", r->dump_error, &first);
 
-	ol_json_key(f, "last_warning", &first);
-	if (r->log.have_warning) {
-		fputs("{ \"origin\": ", f);
-		ol_json_string(f, r->log.warn_origin);
-		fputs(", \"where\": ", f);
-		if (r->log.warn_where[0])
-			ol_json_string(f, r->log.warn_where);
-		else
-			fputs("null", f);
-		fputs(", \"function\": ", f);
-		if (r->log.warn_func[0])
-			ol_json_string(f, r->log.warn_func);
-		else
-			fputs("null", f);
-		fputs(" }", f);
-	} else {
-		fputs("null", f);
-	}
+	ol_json_last_warning(f, &r->log, &first);
 
 	ol_json_key(f, "log", &first);
 	if (r->have_log) {
