@@ -98,6 +98,22 @@ static const char *const origins[] = {
 	"kernel", "KASAN", "KFENCE", "KCSAN", "UBSAN", "scheduling while atomic",
 };
 
+static const struct {
+	const char *text;
+	bool anywhere;		/* else a prefix */
+	const char *detail;
+} others[] = {
+	{ "Fatal exception in interrupt", false, "oops in interrupt" },
+	{ "sysrq triggered crash", false, "sysrq" },
+	{ "Attempted to kill init!", false, "init died" },
+	{ "softlockup", true, "lockup" },
+	{ "hard LOCKUP", true, "lockup" },
+	{ "hung_task", true, "lockup" },
+	{ "Machine check", true, "machine check" },
+	{ "VFS: Unable to mount root fs", false, "no root fs" },
+	{ "Out of memory", false, "out of memory" },
+};
+
 enum ol_reason ol_classify_panic(const char *msg, char *origin, size_t origin_len,
 				 char *detail, size_t detail_len)
 {
@@ -140,33 +156,12 @@ enum ol_reason ol_classify_panic(const char *msg, char *origin, size_t origin_le
 
 	if (len == strlen("Fatal exception") && starts(msg, len, "Fatal exception"))
 		return OL_PANIC_ON_OOPS;
-	if (starts(msg, len, "Fatal exception in interrupt")) {
-		copy_text(detail, detail_len, "oops in interrupt", 17);
-		return OL_OTHER;
-	}
-	if (starts(msg, len, "sysrq triggered crash")) {
-		copy_text(detail, detail_len, "sysrq", 5);
-		return OL_OTHER;
-	}
-	if (starts(msg, len, "Attempted to kill init!")) {
-		copy_text(detail, detail_len, "init died", 9);
-		return OL_OTHER;
-	}
-	if (find(msg, len, "softlockup") || find(msg, len, "hard LOCKUP") ||
-	    find(msg, len, "hung_task")) {
-		copy_text(detail, detail_len, "lockup", 6);
-		return OL_OTHER;
-	}
-	if (find(msg, len, "Machine check")) {
-		copy_text(detail, detail_len, "machine check", 13);
-		return OL_OTHER;
-	}
-	if (starts(msg, len, "VFS: Unable to mount root fs")) {
-		copy_text(detail, detail_len, "no root fs", 10);
-		return OL_OTHER;
-	}
-	if (starts(msg, len, "Out of memory")) {
-		copy_text(detail, detail_len, "out of memory", 13);
+	/* other panics, told apart by a prefix or by a word anywhere */
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		if (others[i].anywhere ? !find(msg, len, others[i].text) :
+		    !starts(msg, len, others[i].text))
+			continue;
+		copy_text(detail, detail_len, others[i].detail, strlen(others[i].detail));
 		return OL_OTHER;
 	}
 	copy_text(detail, detail_len, "panic", 5);
