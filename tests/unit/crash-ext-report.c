@@ -12,16 +12,8 @@
 #include <string.h>
 
 #include "../../crash-ext/report.h"
+#include "tap.h"
 
-static int n, failed;
-
-static void ok(bool cond, const char *what)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", n, what);
-}
 
 static void set(struct olx_report *r, enum olx_var_id id, unsigned long value)
 {
@@ -253,6 +245,5 @@ int main(void)
 	test_oops_limit();
 	test_panic_on_warn();
 	test_odd();
-	printf("1..%d\n%d passed, %d failed\n", n, n - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done();
 }

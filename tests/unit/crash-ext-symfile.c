@@ -14,16 +14,8 @@
 #include <unistd.h>
 
 #include "../../crash-ext/symfile.h"
+#include "tap.h"
 
-static int n, failed;
-
-static void ok(bool cond, const char *what)
-{
-	n++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", n, what);
-}
 
 static char dir[] = "/tmp/crash-ext-symfile.XXXXXX";
 
@@ -193,6 +185,5 @@ int main(void)
 	test_bad_files();
 	test_vmcoreinfo();
 	sh("rm -rf %s%.0s", "");
-	printf("1..%d\n%d passed, %d failed\n", n, n - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done();
 }

@@ -2,25 +2,13 @@
 /*
  * Unit tests for common/verdict.c: panic-message classification, the log
  * scanner, the counter cross-check and JSON escaping.  No dump, no QEMU.
- * Prints one "ok"/"not ok" line per case and exits non-zero on a failure.
+ * TAP output (tap.h); exits non-zero on a failure.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/verdict.h"
-
-static int failures, cases;
-
-static void check(bool ok, const char *what, const char *got)
-{
-	cases++;
-	if (ok) {
-		printf("ok - %s\n", what);
-	} else {
-		failures++;
-		printf("not ok - %s (got '%s')\n", what, got);
-	}
-}
+#include "tap.h"
 
 static const struct {
 	const char *msg, *reason, *origin, *detail;
@@ -53,13 +41,13 @@ static void test_classify(void)
 
 		snprintf(what, sizeof(what), "classify '%.*s'",
 			 (int)strcspn(panics[i].msg, "\n"), panics[i].msg);
-		check(strcmp(ol_reason_name(r), panics[i].reason) == 0, what, ol_reason_name(r));
-		check(strcmp(origin, panics[i].origin) == 0, "  its origin", origin);
-		check(strcmp(detail, panics[i].detail) == 0, "  its detail", detail);
+		ok_got(strcmp(ol_reason_name(r), panics[i].reason) == 0, what, ol_reason_name(r));
+		ok_got(strcmp(origin, panics[i].origin) == 0, "  its origin", origin);
+		ok_got(strcmp(detail, panics[i].detail) == 0, "  its detail", detail);
 	}
 	/* a tiny output buffer truncates, never overflows */
 	ol_classify_panic("averyveryverylongorigin: panic_on_warn set ...", origin, 5, detail, 1);
-	check(strcmp(origin, "aver") == 0, "origin truncated to its buffer", origin);
+	ok_got(strcmp(origin, "aver") == 0, "origin truncated to its buffer", origin);
 }
 
 static void feed(struct ol_log *log, const char *const *lines)
@@ -106,37 +94,37 @@ static void test_log(void)
 	char num[32];
 
 	feed(&log, oopses);
-	check(log.reason == OL_OOPS_LIMIT, "oopses: verdict oops_limit", ol_reason_name(log.reason));
-	check(log.have_limit && log.limit == 3, "oopses: the limit from the message", "");
-	check(log.oopses == 3 && log.last_die == 3, "oopses: three oops headers, last [#3]", "");
-	check(strcmp(log.first_oops, "Oops: 0002 [#1] SMP PTI") == 0, "oopses: the first oops (sys's pick)",
+	ok_got(log.reason == OL_OOPS_LIMIT, "oopses: verdict oops_limit", ol_reason_name(log.reason));
+	ok_got(log.have_limit && log.limit == 3, "oopses: the limit from the message", "");
+	ok_got(log.oopses == 3 && log.last_die == 3, "oopses: three oops headers, last [#3]", "");
+	ok_got(strcmp(log.first_oops, "Oops: 0002 [#1] SMP PTI") == 0, "oopses: the first oops (sys's pick)",
 	      log.first_oops);
 
 	feed(&log, warns);
-	check(log.reason == OL_WARN_LIMIT && strcmp(log.origin, "UBSAN") == 0, "warns: warn_limit from UBSAN",
+	ok_got(log.reason == OL_WARN_LIMIT && strcmp(log.origin, "UBSAN") == 0, "warns: warn_limit from UBSAN",
 	      log.origin);
-	check(strcmp(log.panic, "UBSAN: system warned too often (kernel.warn_limit is 2)") == 0,
+	ok_got(strcmp(log.panic, "UBSAN: system warned too often (kernel.warn_limit is 2)") == 0,
 	      "warns: the first panic message wins", log.panic);
-	check(log.warnings == 2, "warns: two warning reports", "");
-	check(strcmp(log.warn_origin, "UBSAN") == 0 &&
+	ok_got(log.warnings == 2, "warns: two warning reports", "");
+	ok_got(strcmp(log.warn_origin, "UBSAN") == 0 &&
 	      strcmp(log.warn_where, "drivers/misc/lkdtm/bugs.c:330:16") == 0,
 	      "warns: last warning is the UBSAN report", log.warn_where);
 
 	ol_log_init(&log);
 	ol_log_line(&log, warns[0]);
 	ol_log_done(&log);
-	check(strcmp(log.warn_where, "drivers/misc/lkdtm/bugs.c:89") == 0 &&
+	ok_got(strcmp(log.warn_where, "drivers/misc/lkdtm/bugs.c:89") == 0 &&
 	      strcmp(log.warn_func, "lkdtm_WARNING") == 0, "WARNING line: file:line and function",
 	      log.warn_func);
-	check(log.reason == OL_NO_PANIC, "no panic line: no panic", ol_reason_name(log.reason));
+	ok_got(log.reason == OL_NO_PANIC, "no panic line: no panic", ol_reason_name(log.reason));
 
 	feed(&log, wrapped);
 	snprintf(num, sizeof(num), "%lu", log.last_die);
-	check(log.reason == OL_OOPS_LIMIT && log.last_die == 9999 && log.oopses == 1,
+	ok_got(log.reason == OL_OOPS_LIMIT && log.last_die == 9999 && log.oopses == 1,
 	      "wrapped log: verdict and the last [#N]", num);
 
 	feed(&log, sysrq);
-	check(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0 && log.sysrq_crash,
+	ok_got(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0 && log.sysrq_crash,
 	      "sysrq-c: other (sysrq)", log.detail);
 
 	{
@@ -159,35 +147,35 @@ static void test_log(void)
 
 		feed(&log, pof);
 		ol_log_crashed(&log, 1);
-		check(log.reason == OL_PANIC_ON_OOPS && log.last_oops_pid == 63,
+		ok_got(log.reason == OL_PANIC_ON_OOPS && log.last_oops_pid == 63,
 		      "kdump straight from an oops, panic_on_oops 1: panic_on_oops", ol_reason_name(log.reason));
 		feed(&log, pof);
 		ol_log_crashed(&log, -1);
-		check(log.reason == OL_PANIC_ON_OOPS, "the same, panic_on_oops unknown", ol_reason_name(log.reason));
+		ok_got(log.reason == OL_PANIC_ON_OOPS, "the same, panic_on_oops unknown", ol_reason_name(log.reason));
 		feed(&log, pof);
 		ol_log_crashed(&log, 0);
-		check(log.reason == OL_OTHER && strcmp(log.detail, "oops, no panic message") == 0,
+		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "oops, no panic message") == 0,
 		      "the same, panic_on_oops 0: other", log.detail);
 		feed(&log, irq);
 		ol_log_crashed(&log, 1);
-		check(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
+		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
 		      "an oops in interrupt: other", log.detail);
 		feed(&log, irq_stamped);
 		ol_log_crashed(&log, 1);
-		check(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
+		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
 		      "an oops in interrupt, time-stamped log: other", log.detail);
 		feed(&log, warn_last);
 		ol_log_crashed(&log, 1);
-		check(log.reason == OL_OTHER && strcmp(log.detail, "no panic message") == 0,
+		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "no panic message") == 0,
 		      "a warning after the oops: no panic message", log.detail);
 		feed(&log, sysrq);
 		ol_log_crashed(&log, 1);
-		check(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0,
+		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0,
 		      "a panic message wins over ol_log_crashed", log.detail);
 	}
 
 	feed(&log, none);
-	check(log.reason == OL_NO_PANIC && log.warnings == 1 && log.warn_where[0] == '\0',
+	ok_got(log.reason == OL_NO_PANIC && log.warnings == 1 && log.warn_where[0] == '\0',
 	      "a WARNING without location", log.warn_where);
 }
 
@@ -201,16 +189,16 @@ static void test_consistent(void)
 	char why[OL_TEXT];
 
 	feed(&log, lines);
-	check(ol_consistent(&log, &c, why, sizeof(why)), "consistent: count == limit", why);
+	ok_got(ol_consistent(&log, &c, why, sizeof(why)), "consistent: count == limit", why);
 	c.oops_count = 2;
-	check(!ol_consistent(&log, &c, why, sizeof(why)) && strstr(why, "below"),
+	ok_got(!ol_consistent(&log, &c, why, sizeof(why)) && strstr(why, "below"),
 	      "inconsistent: count below limit", why);
 	c.oops_count = 4;
 	c.oops_limit = 4;
-	check(!ol_consistent(&log, &c, why, sizeof(why)) && strstr(why, "message says"),
+	ok_got(!ol_consistent(&log, &c, why, sizeof(why)) && strstr(why, "message says"),
 	      "inconsistent: message and dump disagree on the limit", why);
 	c.have_oops_limit = false;
-	check(ol_consistent(&log, &c, why, sizeof(why)), "unknown counters: not judged", why);
+	ok_got(ol_consistent(&log, &c, why, sizeof(why)), "unknown counters: not judged", why);
 }
 
 static void json(const char *in, const char *want, const char *what)
@@ -219,12 +207,12 @@ static void json(const char *in, const char *want, const char *what)
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	if (!f) {
-		check(false, what, "fmemopen failed");
+		ok_got(false, what, "fmemopen failed");
 		return;
 	}
 	ol_json_string(f, in);
 	fclose(f);
-	check(strcmp(buf, want) == 0, what, buf);
+	ok_got(strcmp(buf, want) == 0, what, buf);
 }
 
 static void test_json(void)
@@ -245,7 +233,7 @@ static void test_json_members(void)
 	bool first = true;
 
 	if (!f) {
-		check(false, "json members", "fmemopen failed");
+		ok_got(false, "json members", "fmemopen failed");
 		return;
 	}
 	ol_json_uint(f, "n", true, 4294967295UL, &first);
@@ -254,7 +242,7 @@ static void test_json_members(void)
 	ol_json_text(f, "s", "a\"b", &first);
 	fputs("\n}", f);
 	fclose(f);
-	check(strcmp(buf, "{\n  \"n\": 4294967295,\n  \"u\": null,\n  \"e\": null,\n  \"s\": \"a\\\"b\"\n}") == 0,
+	ok_got(strcmp(buf, "{\n  \"n\": 4294967295,\n  \"u\": null,\n  \"e\": null,\n  \"s\": \"a\\\"b\"\n}") == 0,
 	      "json members: numbers, null, escaped text", buf);
 }
 
@@ -265,6 +253,5 @@ int main(void)
 	test_consistent();
 	test_json();
 	test_json_members();
-	printf("%d cases, %d failed\n", cases, failures);
-	return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tap_done();
 }
