@@ -58,6 +58,52 @@ static void feed(struct ol_log *log, const char *const *lines)
 	ol_log_done(log);
 }
 
+/* Dumps taken at a crash whose log has no panic message: ol_log_crashed(). */
+static void test_crashed(const char *const *sysrq)
+{
+	static const char *const pof[] = {
+		"[    3.9] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+		"[    3.9] Oops: 0002 [#1] SMP",
+		"[    3.9] CPU: 0 PID: 63 Comm: provoke Not tainted 6.1.192 #1",
+		"[    3.9] RIP: 0010:lkdtm_EXCEPTION+0x8/0x10",
+		NULL,
+	};
+	static const char *const irq[] = {
+		"Oops: 0002 [#1] SMP", "CPU: 0 PID: 0 Comm: swapper/0", " <IRQ>", NULL,
+	};
+	static const char *const irq_stamped[] = {
+		"[    1.0] Oops: 0002 [#1] SMP", "[    1.0] CPU: 0 PID: 7 Comm: k", "[    1.000001]  <IRQ>", NULL,
+	};
+	static const char *const warn_last[] = {
+		"Oops: 0002 [#1] SMP", "CPU: 0 PID: 9 Comm: x", "WARNING: CPU: 0 PID: 9 at a.c:1 f+0x0/0x1", NULL,
+	};
+	const struct {
+		const char *const *lines;
+		int panic_on_oops;
+		enum ol_reason reason;
+		const char *detail, *what;
+	} cases[] = {
+		{ pof, 1, OL_PANIC_ON_OOPS, "", "kdump straight from an oops, panic_on_oops 1: panic_on_oops" },
+		{ pof, -1, OL_PANIC_ON_OOPS, "", "the same, panic_on_oops unknown" },
+		{ pof, 0, OL_OTHER, "oops, no panic message", "the same, panic_on_oops 0: other" },
+		{ irq, 1, OL_OTHER, "oops in interrupt", "an oops in interrupt: other" },
+		{ irq_stamped, 1, OL_OTHER, "oops in interrupt", "an oops in interrupt, time-stamped log: other" },
+		{ warn_last, 1, OL_OTHER, "no panic message", "a warning after the oops: no panic message" },
+		{ sysrq, 1, OL_OTHER, "sysrq", "a panic message wins over ol_log_crashed" },
+	};
+	struct ol_log log;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		feed(&log, cases[i].lines);
+		ol_log_crashed(&log, cases[i].panic_on_oops);
+		ok_got(log.reason == cases[i].reason && strcmp(log.detail, cases[i].detail) == 0,
+		       cases[i].what, log.detail[0] ? log.detail : ol_reason_name(log.reason));
+	}
+	feed(&log, pof);
+	ok_got(log.last_oops_pid == 63, "the oopsing task's PID", NULL);
+}
+
 static void test_log(void)
 {
 	/* several oopses, then the oops_limit panic: "sys" would name the first */
@@ -127,52 +173,7 @@ static void test_log(void)
 	ok_got(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0 && log.sysrq_crash,
 	      "sysrq-c: other (sysrq)", log.detail);
 
-	{
-		static const char *const pof[] = {
-			"[    3.9] BUG: kernel NULL pointer dereference, address: 0000000000000000",
-			"[    3.9] Oops: 0002 [#1] SMP",
-			"[    3.9] CPU: 0 PID: 63 Comm: provoke Not tainted 6.1.192 #1",
-			"[    3.9] RIP: 0010:lkdtm_EXCEPTION+0x8/0x10",
-			NULL,
-		};
-		static const char *const irq[] = {
-			"Oops: 0002 [#1] SMP", "CPU: 0 PID: 0 Comm: swapper/0", " <IRQ>", NULL,
-		};
-		static const char *const irq_stamped[] = {
-			"[    1.0] Oops: 0002 [#1] SMP", "[    1.0] CPU: 0 PID: 7 Comm: k", "[    1.000001]  <IRQ>", NULL,
-		};
-		static const char *const warn_last[] = {
-			"Oops: 0002 [#1] SMP", "CPU: 0 PID: 9 Comm: x", "WARNING: CPU: 0 PID: 9 at a.c:1 f+0x0/0x1", NULL,
-		};
-
-		feed(&log, pof);
-		ol_log_crashed(&log, 1);
-		ok_got(log.reason == OL_PANIC_ON_OOPS && log.last_oops_pid == 63,
-		      "kdump straight from an oops, panic_on_oops 1: panic_on_oops", ol_reason_name(log.reason));
-		feed(&log, pof);
-		ol_log_crashed(&log, -1);
-		ok_got(log.reason == OL_PANIC_ON_OOPS, "the same, panic_on_oops unknown", ol_reason_name(log.reason));
-		feed(&log, pof);
-		ol_log_crashed(&log, 0);
-		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "oops, no panic message") == 0,
-		      "the same, panic_on_oops 0: other", log.detail);
-		feed(&log, irq);
-		ol_log_crashed(&log, 1);
-		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
-		      "an oops in interrupt: other", log.detail);
-		feed(&log, irq_stamped);
-		ol_log_crashed(&log, 1);
-		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "oops in interrupt") == 0,
-		      "an oops in interrupt, time-stamped log: other", log.detail);
-		feed(&log, warn_last);
-		ol_log_crashed(&log, 1);
-		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "no panic message") == 0,
-		      "a warning after the oops: no panic message", log.detail);
-		feed(&log, sysrq);
-		ol_log_crashed(&log, 1);
-		ok_got(log.reason == OL_OTHER && strcmp(log.detail, "sysrq") == 0,
-		      "a panic message wins over ol_log_crashed", log.detail);
-	}
+	test_crashed(sysrq);
 
 	feed(&log, none);
 	ok_got(log.reason == OL_NO_PANIC && log.warnings == 1 && log.warn_where[0] == '\0',
