@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Judging why a kernel panicked, from its log and its counters.
+ * Reading the kernel log for why a kernel panicked: the log scanner and the
+ * table of panic messages.
  *
- * Plain C without any dump-reading calls, shared by the crash extension
- * (crash-ext/oopslimit.c) and the capture-side recorder
- * (kdump/oopslimit-reason.c), and unit-tested on its own
- * (tests/unit/verdict-test.c).
+ * Plain C without any dump-reading calls; report.c builds the verdict on
+ * it, and tests/unit/verdict-test.c tests it on its own.
  *
  * Feed the log one line at a time with ol_log_line(), oldest first, then
  * call ol_log_done().  Lines may carry the "[    1.234567] " time stamp
@@ -15,27 +14,25 @@
 #define OOPSLIMIT_VERDICT_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
+
+#include "vars.h"
 
 #define OL_TEXT 256
 #define OL_SHORT 64
 
-enum ol_reason {
-	OL_NO_PANIC,
-	OL_OOPS_LIMIT,
-	OL_WARN_LIMIT,
-	OL_PANIC_ON_WARN,
-	OL_PANIC_ON_OOPS,
-	OL_OTHER,
-};
+/* Reasons that are not a row of the panic table. */
+#define OL_NO_PANIC "no panic"
+#define OL_OTHER "other"
 
 /* What the surviving part of the log says. */
 struct ol_log {
 	bool have_panic;
-	char panic[OL_TEXT];	/* last "Kernel panic - not syncing: " text */
-	enum ol_reason reason;
+	char panic[OL_TEXT];	/* first "Kernel panic - not syncing: " text */
+	const char *reason;	/* set by ol_log_done(): a table row's reason, "other", "no panic" */
+	enum ol_var_id setting;	/* the variable of the setting that enabled that path, or OL_V_NONE */
 	char origin[OL_SHORT];	/* warn_limit, panic_on_warn: "kernel", "UBSAN", ... */
-	char detail[OL_SHORT];	/* other: "sysrq", "oops in interrupt", ... */
+	char detail[OL_SHORT];	/* what kind of "other" panic, when the message tells */
 	bool have_limit;
 	unsigned long limit;	/* the limit printed in an *_limit panic */
 
@@ -58,60 +55,31 @@ struct ol_log {
 	long last_oops_pid;	/* "CPU: 0 PID: 63 Comm: ..."; -1 unknown */
 };
 
-/* Counters and limits read from the dump; have_* says whether each read. */
-struct ol_counters {
-	bool have_oops_count, have_oops_limit, have_warn_count, have_warn_limit;
-	unsigned int oops_count, oops_limit, warn_count, warn_limit;
-};
-
 void ol_log_init(struct ol_log *log);
 void ol_log_line(struct ol_log *log, const char *line);
 void ol_log_done(struct ol_log *log);
 
 /*
- * For a dump known to come from a crash (a capture kernel's /proc/vmcore
- * or a copy of it) whose log has no panic message: with panic_on_oops set,
- * or for an oops in interrupt context, in init or in the idle task,
- * oops_end() enters the capture kernel before panic() prints anything.
- * panic_on_oops is 0, 1, or -1 when unknown.  Call after ol_log_done().
+ * For a dump taken at a crash (a kdump capture) whose log has no panic
+ * message: with panic_on_oops set, or for an oops in interrupt context, in
+ * init or in the idle task, oops_end() enters the capture kernel before
+ * panic() prints anything.  panic_on_oops is 0, 1, or -1 when unknown.
+ * Returns false, leaving the log's verdict alone, when the log gives no
+ * such reason (it does not end in an oops, or panic_on_oops was 0).
  */
-void ol_log_crashed(struct ol_log *log, int panic_on_oops);
-
-/* Classifies a panic message (without the "Kernel panic - not syncing: "). */
-enum ol_reason ol_classify_panic(const char *msg, char *origin, size_t origin_len,
-				 char *detail, size_t detail_len);
-
-/* "oops_limit", "warn_limit", ..., "no panic" */
-const char *ol_reason_name(enum ol_reason reason);
+bool ol_log_crashed(struct ol_log *log, int panic_on_oops);
 
 /*
- * Checks the verdict against the counters: an oops_limit panic needs
- * oops_count >= oops_limit > 0, and so on.  Returns true when consistent or
- * when the counters needed are not known; otherwise false with the reason in
- * why.
+ * Classifies a panic message (without the "Kernel panic - not syncing: "):
+ * returns the reason and sets *setting, origin and detail.
  */
-bool ol_consistent(const struct ol_log *log, const struct ol_counters *c,
-		   char *why, size_t why_len);
-
-/* Writes s as a JSON string, quotes included; invalid UTF-8 becomes U+FFFD. */
-void ol_json_string(FILE *f, const char *s);
-
-/*
- * Members of a JSON object, one a line: ol_json_key() writes the opening
- * brace before the first (*first is true until then) and commas between.
- * ol_json_text() writes null for a NULL or empty value, ol_json_uint()
- * null when have is false.  The caller closes the object ("\n}").
- */
-void ol_json_key(FILE *f, const char *key, bool *first);
-void ol_json_text(FILE *f, const char *key, const char *val, bool *first);
-void ol_json_uint(FILE *f, const char *key, bool have, unsigned long val, bool *first);
-/* Like ol_json_text(), but an empty string stays "" (only NULL is null). */
-void ol_json_str(FILE *f, const char *key, const char *val, bool *first);
-void ol_json_bool(FILE *f, const char *key, bool val, bool *first);
-/* "last_warning": {"origin", "where", "function"}, or null without one. */
-void ol_json_last_warning(FILE *f, const struct ol_log *log, bool *first);
+const char *ol_classify_panic(const char *msg, enum ol_var_id *setting, char *origin,
+			      size_t origin_len, char *detail, size_t detail_len);
 
 /* Strips the time stamp and trailing newline; returns a pointer into line. */
 const char *ol_log_text(const char *line, size_t *len);
+
+/* Copies at most size - 1 bytes of src (length len) and terminates. */
+void ol_copy(char *dst, size_t size, const char *src, size_t len);
 
 #endif

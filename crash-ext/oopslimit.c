@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * crash> oopslimit: the oops/warn counters and limits of a dump, and which
- * panic policy brought the kernel down.
+ * crash> oopslimit: the oops/warn counters, limits and panic settings of a
+ * dump, and which panic policy brought the kernel down.
  *
- * Three steps, kept apart:
- *   lookups  where each variable is: a file-scoped static tied to its file
- *            by the vmlinux symbol table, else VMCOREINFO's SYMBOL() line,
- *            else a function-local static "name.N" of that file;
- *   reading  its value, and the kernel log, with reads that fail quietly;
- *   judging  common/verdict.c (the log and the counters), printed by
- *            report.c.
- * Nothing here may end the user's crash session: every read uses
- * RETURN_ON_ERROR|QUIET, and the one crash call that can still fail fatally
- * (the log dump) runs under guarded().
+ * A thin reader: it fills the report of common/report.h through crash's
+ * API and leaves the judging and the writing to common/, which the
+ * capture-side recorder (kdump/oopslimit-reason.c) shares, so that
+ * "oopslimit -j" and the capture's reason.json are the same document.
+ *
+ * Lookups (where is each variable of common/vars.def?), in this order:
+ *   the vmlinux symbol table, each file-static tied to its file through the
+ *   STT_FILE entries (symfile.c: crash keeps no STT_FILE entries, so its
+ *   own table cannot tell two statics of one name apart), relocated by
+ *   crash's kt->relocate; else crash's symbol table when the name is unique;
+ *   checked against VMCOREINFO's SYMBOL() line (crash's reader, else the
+ *   kernel's own copy in its memory for dumps without the note), which wins
+ *   when they differ or when the vmlinux has no such symbol; a
+ *   function-local static "name.N" of the right file is the last resort.
+ * Reading: readmem with RETURN_ON_ERROR|QUIET; the log through crash's own
+ * "log" into a temporary file, under guarded(), since that reader can fail
+ * fatally.  Nothing here may end the user's crash session.
  */
 #include <setjmp.h>
 
 #include "defs.h"
 
-#include "report.h"
+#include "../common/report.h"
 #include "symfile.h"
 
 static void cmd_oopslimit(void);
@@ -37,20 +44,12 @@ static void __attribute__((constructor)) oopslimit_init(void)
 
 /* ---- lookups ------------------------------------------------------------- */
 
-/* The variables, the file that defines each, and how many bytes it has. */
-static const struct {
-	const char *file;
-	long size;
-	bool in_vmcoreinfo;
-} var_info[OLX_NVARS] = {
-	[OLX_OOPS_COUNT] = { "exit.c", 4, true },	/* atomic_t */
-	[OLX_OOPS_LIMIT] = { "exit.c", 4, true },	/* unsigned int */
-	[OLX_WARN_COUNT] = { "panic.c", 4, true },	/* atomic_t */
-	[OLX_WARN_LIMIT] = { "panic.c", 4, true },	/* unsigned int */
-	[OLX_PANIC_ON_OOPS] = { "panic.c", 4, true },	/* int */
-	[OLX_PANIC_ON_WARN] = { "panic.c", 4, true },	/* int */
-	[OLX_TAINTED_MASK] = { "panic.c", 8, false },	/* unsigned long */
-};
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
 
 /* The symbol table of the vmlinux, read once per namelist. */
 static struct olx_symtab symtab;
@@ -60,7 +59,7 @@ static bool symtab_ok;
 
 static void load_symtab(void)
 {
-	const char *names[OLX_NVARS];
+	const char *names[OL_NVARS];
 	const char *path = pc->namelist;
 	unsigned int i;
 
@@ -73,19 +72,20 @@ static void load_symtab(void)
 	}
 	if (symtab_path[0] && strcmp(symtab_path, path) == 0)
 		return;
-	for (i = 0; i < OLX_NVARS; i++)
-		names[i] = olx_var_name(i);
+	for (i = 0; i < OL_NVARS; i++)
+		names[i] = ol_vars[i].symbol;
 	olx_symtab_free(&symtab);
-	symtab_ok = olx_symtab_read(path, names, OLX_NVARS, &symtab, symtab_err, sizeof(symtab_err));
+	symtab_ok = olx_symtab_read(path, names, OL_NVARS, &symtab, symtab_err, sizeof(symtab_err));
 	if (!symtab_ok && pc->namelist_debug && path != pc->namelist_debug)
-		symtab_ok = olx_symtab_read(pc->namelist_debug, names, OLX_NVARS, &symtab,
+		symtab_ok = olx_symtab_read(pc->namelist_debug, names, OL_NVARS, &symtab,
 					    symtab_err, sizeof(symtab_err));
 	snprintf(symtab_path, sizeof(symtab_path), "%s", path);
 }
 
 /*
- * VMCOREINFO as the kernel wrote it into its own memory (vmcoreinfo_data):
- * at most VMCOREINFO_BYTES, a page, up to 64 KiB on some architectures.
+ * VMCOREINFO as the kernel wrote it into its own memory (vmcoreinfo_data),
+ * for dumps that carry no note (a QEMU memory dump): at most
+ * VMCOREINFO_BYTES, a page, up to 64 KiB on some architectures.
  */
 static char vmci_mem[65536 + 1];
 static size_t vmci_mem_len;
@@ -115,74 +115,81 @@ static void read_vmcoreinfo_memory(void)
 
 /*
  * A VMCOREINFO value: from the dump's note (kdump, makedumpfile) through
- * crash's reader, else from the kernel's own copy in memory.  *where says
- * which, for the report.
+ * crash's reader, else from the kernel's own copy in memory.  *src says
+ * which.
  */
-static bool vmcoreinfo(const char *key, char *value, size_t len, const char **where)
+static bool vmcoreinfo(const char *key, char *value, size_t len, enum ol_source *src)
 {
 	char *v = pc->read_vmcoreinfo ? pc->read_vmcoreinfo(key) : NULL;
 
 	if (v) {
 		snprintf(value, len, "%s", v);
 		free(v);
-		*where = "VMCOREINFO";
+		*src = OL_SRC_VMCOREINFO;
 		return true;
 	}
 	if (vmci_mem_len && olx_vmcoreinfo_find(vmci_mem, vmci_mem_len, key, value, len)) {
-		*where = "VMCOREINFO in kernel memory";
+		*src = OL_SRC_VMCOREINFO_MEM;
 		return true;
 	}
 	return false;
 }
 
-static bool vmcoreinfo_symbol(const char *name, ulong *addr, const char **where)
+static const char *vmci_name(enum ol_source src)
+{
+	return src == OL_SRC_VMCOREINFO_MEM ? "VMCOREINFO in kernel memory" : "VMCOREINFO";
+}
+
+static bool vmcoreinfo_symbol(const char *name, ulong *addr, enum ol_source *src)
 {
 	char key[OLX_NAME + 16], value[64];
 
 	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
-	return vmcoreinfo(key, value, sizeof(value), where) && olx_parse_hex(value, addr);
+	return vmcoreinfo(key, value, sizeof(value), src) && olx_parse_hex(value, addr);
 }
 
 /*
  * A vmlinux of another build loads and may even look fine; its symbols
  * then disagree with what the running kernel wrote into VMCOREINFO.
  */
-static void check_vmlinux(struct olx_report *r)
+static void check_vmlinux(struct ol_report *r)
 {
 	static const char *const probes[] = { "_stext", "init_uts_ns", "prb", "swapper_pg_dir" };
-	const char *where;
+	enum ol_source src;
 	char release[65];
 	unsigned int i;
 	ulong addr;
 
 	/* (crash --minimal reads no utsname) */
-	if (kt->utsname.release[0] && vmcoreinfo("OSRELEASE", release, sizeof(release), &where) &&
+	if (kt->utsname.release[0] && vmcoreinfo("OSRELEASE", release, sizeof(release), &src) &&
 	    strcmp(release, kt->utsname.release) != 0)
-		olx_note(r, "vmlinux does not match the dump: %s has OSRELEASE=%s, the dump's kernel says %s",
-			 where, release, kt->utsname.release);
+		ol_note(r, "vmlinux does not match the dump: %s has OSRELEASE=%s, the dump's kernel says %s",
+			vmci_name(src), release, kt->utsname.release);
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
-		if (!vmcoreinfo_symbol(probes[i], &addr, &where) || !symbol_exists((char *)probes[i]))
+		if (!vmcoreinfo_symbol(probes[i], &addr, &src) || !symbol_exists((char *)probes[i]))
 			continue;
 		if (symbol_value((char *)probes[i]) != addr) {
-			olx_note(r, "vmlinux does not match the dump: %s says %s is at %lx, the vmlinux %lx",
-				 where, probes[i], addr, symbol_value((char *)probes[i]));
+			ol_note(r, "vmlinux does not match the dump: %s says %s is at %lx, the vmlinux %lx",
+				vmci_name(src), probes[i], addr, symbol_value((char *)probes[i]));
 			return;
 		}
 	}
 }
 
-/*
- * crash_save_vmcoreinfo() appends CRASHTIME when the kernel enters a loaded
- * capture kernel: the dump is a kdump capture, taken at a crash.
- */
-static void find_crash_time(struct olx_report *r)
+/* The kernel's identity: release and, for a kdump capture, CRASHTIME. */
+static void find_identity(struct ol_report *r)
 {
-	char value[32], *end;
-	const char *where;
+	enum ol_source src;
+	char value[65], *end;
 
-	if (r->live || !vmcoreinfo("CRASHTIME", value, sizeof(value), &where))
+	if (vmcoreinfo("OSRELEASE", value, sizeof(value), &src))
+		snprintf(r->release, sizeof(r->release), "%s", value);
+	else
+		snprintf(r->release, sizeof(r->release), "%s", kt->utsname.release);
+	/* crash_save_vmcoreinfo() appends it when the kernel enters kdump */
+	if (r->live || !vmcoreinfo("CRASHTIME", value, sizeof(value), &src))
 		return;
-	r->crash_time = strtoul(value, &end, 10);
+	r->crash_time = strtoull(value, &end, 10);
 	r->crashed = end != value && *end == '\0';
 }
 
@@ -197,102 +204,107 @@ static bool unique_crash_symbol(const char *name, ulong *addr)
 	return true;
 }
 
-static void find_var(struct olx_report *r, enum olx_var_id id, ulong offset, long *size)
+static void found(struct ol_var *v, ulong addr, enum ol_source src, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void found(struct ol_var *v, ulong addr, enum ol_source src, const char *fmt, ...)
 {
-	struct olx_var *v = &r->var[id];
-	const char *name = olx_var_name(id), *file = var_info[id].file, *where = NULL;
+	va_list ap;
+
+	v->found = true;
+	v->addr = addr;
+	v->source = src;
+	va_start(ap, fmt);
+	vsnprintf(v->how, sizeof(v->how), fmt, ap);
+	va_end(ap);
+}
+
+static void find_var(struct ol_report *r, enum ol_var_id id, ulong offset, unsigned int *size)
+{
+	const struct ol_var_info *info = &ol_vars[id];
+	struct ol_var *v = &r->var[id];
+	const char *file = base_of(info->file);
 	const struct olx_elfsym *e = NULL, *local = NULL;
 	enum olx_tie tie = OLX_TIE_NONE;
+	enum ol_source src;
 	ulong vaddr;
 	bool have_vmci;
+	size_t n;
 
-	*size = var_info[id].size;
+	*size = info->size;
 	if (symtab_ok) {
-		e = olx_symtab_pick(&symtab, name, file, false, &tie);
+		e = olx_symtab_pick(&symtab, info->symbol, file, false, &tie);
 		if (!e)
-			local = olx_symtab_pick(&symtab, name, file, true, &tie);
-	} else if (unique_crash_symbol(name, &vaddr)) {
-		v->found = true;
-		v->addr = vaddr;
-		snprintf(v->source, sizeof(v->source), "crash symbol table, only %s", name);
+			local = olx_symtab_pick(&symtab, info->symbol, file, true, &tie);
+	} else if (unique_crash_symbol(info->symbol, &vaddr)) {
+		found(v, vaddr, OL_SRC_DEBUGINFO, "crash symbol table, only %s", info->symbol);
 	}
 	if (e) {
-		v->found = true;
-		v->addr = e->value + offset;	/* unsigned: wraps, never overflows */
+		/* unsigned: wraps, never overflows */
+		found(v, e->value + offset, OL_SRC_DEBUGINFO, "%s", tie == OLX_TIE_FILE ? file :
+		      tie == OLX_TIE_GLOBAL ? "global symbol" : "only symbol of that name");
 		if (e->size == 4 || e->size == 8)
-			*size = (long)e->size;
-		snprintf(v->source, sizeof(v->source), "%s", tie == OLX_TIE_FILE ? file :
-			 tie == OLX_TIE_GLOBAL ? "global symbol" : "only symbol of that name");
+			*size = (unsigned int)e->size;
 	}
-	have_vmci = var_info[id].in_vmcoreinfo && vmcoreinfo_symbol(name, &vaddr, &where);
+	have_vmci = vmcoreinfo_symbol(info->symbol, &vaddr, &src);
 	if (have_vmci && v->found && v->addr != vaddr) {
-		olx_note(r, "vmlinux does not match the dump: it has %s at %lx, %s says %lx (used)",
-			 name, v->addr, where, vaddr);
-		v->addr = vaddr;
-		snprintf(v->source, sizeof(v->source), "%s", where);
+		ol_note(r, "vmlinux does not match the dump: it has %s at %llx, %s says %lx (used)",
+			info->symbol, (unsigned long long)v->addr, vmci_name(src), vaddr);
+		found(v, vaddr, src, "%s", vmci_name(src));
 	} else if (have_vmci && v->found) {
-		size_t n = strlen(v->source);
-
-		snprintf(v->source + n, sizeof(v->source) - n, ", %s agrees", where);
+		n = strlen(v->how);
+		snprintf(v->how + n, sizeof(v->how) - n, ", %s agrees", vmci_name(src));
 	} else if (have_vmci) {
-		v->found = true;
-		v->addr = vaddr;
-		snprintf(v->source, sizeof(v->source), "%s", where);
+		found(v, vaddr, src, "%s", vmci_name(src));
 	} else if (local) {
-		v->found = true;
-		v->addr = local->value + offset;
+		found(v, local->value + offset, OL_SRC_DEBUGINFO, "%s, function-local %s", file, local->name);
 		if (local->size == 4 || local->size == 8)
-			*size = (long)local->size;
-		snprintf(v->source, sizeof(v->source), "%s, function-local %s", file, local->name);
+			*size = (unsigned int)local->size;
 	}
 }
 
 /* ---- reading ------------------------------------------------------------- */
 
-static void read_var(struct olx_report *r, enum olx_var_id id, long size)
+static void read_var(struct ol_report *r, enum ol_var_id id, unsigned int size)
 {
-	struct olx_var *v = &r->var[id];
+	struct ol_var *v = &r->var[id];
 	uint32_t u32;
 	uint64_t u64;
 
 	if (!v->found)
 		return;
 	if (size == 8) {
-		v->read = readmem(v->addr, KVADDR, &u64, 8, (char *)olx_var_name(id),
+		v->read = readmem(v->addr, KVADDR, &u64, 8, (char *)ol_vars[id].symbol,
 				  RETURN_ON_ERROR | QUIET);
-		v->value = (unsigned long)u64;
+		v->value = u64;
 	} else {
-		v->read = readmem(v->addr, KVADDR, &u32, 4, (char *)olx_var_name(id),
+		v->read = readmem(v->addr, KVADDR, &u32, 4, (char *)ol_vars[id].symbol,
 				  RETURN_ON_ERROR | QUIET);
 		v->value = u32;
 	}
 	if (!v->read) {
 		v->value = 0;
-		olx_note(r, "cannot read %s at %lx (%s): not in the dump", olx_var_name(id),
-			 v->addr, v->source);
+		ol_note(r, "cannot read %s at %llx (%s): not in the dump", ol_vars[id].symbol,
+			(unsigned long long)v->addr, v->how);
 	}
 }
 
-static void find_and_read(struct olx_report *r)
+static void find_and_read(struct ol_report *r)
 {
-	unsigned long stext = 0;
-	ulong offset = 0;	/* running minus link-time address (KASLR) */
-	long size;
-	unsigned int i;
+	/* crash's relocation: running address = link-time address - kt->relocate */
+	ulong offset = 0UL - kt->relocate;
+	unsigned int size;
+	int i;
 
 	load_symtab();
 	if (!symtab_ok)
-		olx_note(r, "symbol table: %s; using crash's symbols and VMCOREINFO", symtab_err);
-	else if (!olx_symtab_value(&symtab, "_stext", &stext) || !symbol_exists("_stext"))
-		olx_note(r, "no _stext in the vmlinux: link-time addresses used as they are");
-	else
-		offset = symbol_value("_stext") - stext;
+		ol_note(r, "symbol table: %s; using crash's symbols and VMCOREINFO", symtab_err);
 	read_vmcoreinfo_memory();
 	check_vmlinux(r);
-	find_crash_time(r);
-	for (i = 0; i < OLX_NVARS; i++) {
-		find_var(r, i, offset, &size);
-		read_var(r, i, size);
+	find_identity(r);
+	for (i = 0; i < OL_NVARS; i++) {
+		find_var(r, (enum ol_var_id)i, offset, &size);
+		read_var(r, (enum ol_var_id)i, size);
 	}
 }
 
@@ -316,7 +328,7 @@ static bool guarded(void (*fn)(void *), void *arg)
 }
 
 struct taint_read {
-	struct olx_report *r;
+	struct ol_report *r;
 	bool done;
 };
 
@@ -324,8 +336,8 @@ struct taint_read {
 static void read_taint_table(void *arg)
 {
 	struct taint_read *t = arg;
-	struct olx_report *r = t->r;
-	unsigned long mask = r->var[OLX_TAINTED_MASK].value;
+	struct ol_report *r = t->r;
+	uint64_t mask = r->var[OL_V_TAINTED_MASK].value;
 	long tsize, off;
 	int n, i, k = 0;
 	char c;
@@ -338,7 +350,7 @@ static void read_taint_table(void *arg)
 	if (tsize <= 0 || off < 0 || n <= 0 || n >= 64)
 		return;
 	for (i = 0; i < n && k + 1 < (int)sizeof(r->taint); i++) {
-		if (!(mask & (1UL << i)))
+		if (!(mask & ((uint64_t)1 << i)))
 			continue;
 		if (!readmem(symbol_value("taint_flags") + (ulong)(i * tsize + off), KVADDR, &c, 1,
 			     "taint_flag", RETURN_ON_ERROR | QUIET) ||
@@ -352,14 +364,14 @@ static void read_taint_table(void *arg)
 	t->done = true;
 }
 
-static void read_taint(struct olx_report *r)
+static void read_taint(struct ol_report *r)
 {
 	struct taint_read t = { r, false };
 
-	if (!r->var[OLX_TAINTED_MASK].read)
+	if (!r->var[OL_V_TAINTED_MASK].read)
 		return;
 	if (!guarded(read_taint_table, &t) || !t.done)
-		olx_taint_letters(r->var[OLX_TAINTED_MASK].value, r->taint, sizeof(r->taint));
+		ol_taint_letters(r->var[OL_V_TAINTED_MASK].value, r->taint, sizeof(r->taint));
 	r->have_taint = true;
 }
 
@@ -371,17 +383,17 @@ static void dump_log_text(void *arg)
 
 /*
  * The kernel log, through crash's own reader into a temporary file, fed to
- * the verdict code one line at a time.
+ * the report one line at a time.
  */
-static void read_log(struct olx_report *r)
+static void read_log(struct ol_report *r)
 {
-	char line[2048], stamp[sizeof(r->log_start)];
-	bool first = true, whole;
-	size_t indent = 0;
-	const char *text;
+	char line[2048];
+	bool whole;
 
+	snprintf(r->log_from, sizeof(r->log_from), "crash log");
 	if (pc->tmpfile) {
-		olx_note(r, "the log cannot be read here: crash's temporary file is in use");
+		snprintf(r->log_trouble, sizeof(r->log_trouble),
+			 "the log cannot be read here: crash's temporary file is in use");
 		return;
 	}
 	open_tmpfile();
@@ -397,39 +409,24 @@ static void read_log(struct olx_report *r)
 			while ((c = fgetc(pc->tmpfile)) != EOF && c != '\n')
 				;
 		}
-		text = olx_log_split(line, stamp, sizeof(stamp), &indent);
-		if (first) {
-			r->log_wrapped = strncmp(text, "Linux version ", 14) != 0;
-			memcpy(r->log_start, stamp, sizeof(stamp));
-			first = false;
-		}
-		ol_log_line(&r->log, text);
+		ol_report_log_line(r, line);
 	}
 	close_tmpfile();
 	ol_log_done(&r->log);
-	/*
-	 * With panic_on_oops (or an oops in interrupt, init or idle) and a
-	 * capture kernel loaded, oops_end() goes to kdump before panic()
-	 * prints: judge from the last oops and the setting.
-	 */
-	if (r->crashed && !r->log.have_panic)
-		ol_log_crashed(&r->log, r->var[OLX_PANIC_ON_OOPS].read ?
-				(int)r->var[OLX_PANIC_ON_OOPS].value : -1);
-	r->log_read = r->log.lines > 0;
-	if (!whole && r->log_read)
-		olx_note(r, "crash's log reader stopped after %lu lines (its message is above)",
-			 r->log.lines);
-	else if (!whole)
-		olx_note(r, "the log could not be read: crash's log reader stopped (its message is above)");
-	else if (!r->log_read)
-		olx_note(r, "the log could not be read (empty, or not in the dump)");
+	if (!whole) {
+		r->log_unreliable = true;
+		snprintf(r->log_trouble, sizeof(r->log_trouble),
+			 "crash's log reader stopped after %lu lines (its message is above)", r->log.lines);
+	} else if (!r->log_read) {
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "the log is empty, or not in the dump");
+	}
 }
 
 /* ---- the command --------------------------------------------------------- */
 
 static void cmd_oopslimit(void)
 {
-	struct olx_report *r;
+	struct ol_report *r;
 	bool json = false, verbose = false;
 	int c;
 
@@ -449,17 +446,17 @@ static void cmd_oopslimit(void)
 	if (argerrs || args[optind])
 		cmd_usage(pc->curcmd, SYNOPSIS);
 
-	r = (struct olx_report *)GETBUF(sizeof(*r));
-	olx_report_init(r);
+	r = (struct ol_report *)GETBUF(sizeof(*r));
+	ol_report_init(r, "crash oopslimit");
 	r->live = ACTIVE();
 	find_and_read(r);
 	read_taint(r);
 	read_log(r);
-	olx_judge(r);
+	ol_report_judge(r);
 	if (json)
-		olx_print_json(fp, r);
+		ol_report_json(fp, r);
 	else
-		olx_print_text(fp, r, verbose);
+		ol_report_text(fp, r, verbose);
 	FREEBUF(r);
 }
 

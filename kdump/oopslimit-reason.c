@@ -3,13 +3,12 @@
  * oopslimit-reason: records why a kernel panicked, from its dump.
  *
  * Runs in the capture kernel on /proc/vmcore (and on the host on a saved
- * vmcore).  The counters and limits come from the dump through the
- * VMCOREINFO SYMBOL() entries our kernel patch adds, read with
- * libkdumpfile; the panic message, the warning origin and the last warning
- * come from the kernel log (vmcore-dmesg.txt).  When the dump has no such
- * symbols, the counters come from the log and the report says so.
- *
- * The judging itself is common/verdict.c, shared with the crash extension.
+ * vmcore).  A thin reader: it finds the variables of common/vars.def in the
+ * dump through VMCOREINFO's SYMBOL() lines with libkdumpfile, feeds the
+ * kernel log (vmcore-dmesg.txt) to the report, and leaves the judging and
+ * the writing to common/report.c, which the crash extension shares.  When
+ * the dump has no such symbols, the counters the log implies are used and
+ * the report says so.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +24,7 @@
 
 #include <libkdumpfile/kdumpfile.h>
 
-#include "../common/verdict.h"
+#include "../common/report.h"
 
 #define PROG "oopslimit-reason"
 
@@ -36,7 +35,7 @@ static const char usage[] =
 	"                       (default: vmcore-dmesg.txt next to VMCORE, if there)\n"
 	"  -j, --json FILE      write the JSON report to FILE\n"
 	"  -t, --text FILE      write the one-screen text report to FILE\n"
-	"      --time TEXT      when the kernel crashed (the capture kernel's clock)\n"
+	"      --time TEXT      when the capture began (the capture kernel's clock)\n"
 	"      --capture STATUS complete, failed or skipped: how saving the dump went\n"
 	"      --dump FILE      the saved dump file, for its size\n"
 	"      --collector-exit N   the dump collector's exit status\n"
@@ -47,29 +46,6 @@ static const char usage[] =
 	"Without -j or -t the text report goes to standard output; -j - writes\n"
 	"JSON to standard output.  Exit status: 0 when the report was written,\n"
 	"1 when it could not be, 2 on bad usage.\n";
-
-struct capture {
-	const char *status, *dump, *error, *time;
-	long collector_exit;
-	bool have_exit;
-	double seconds;
-	bool have_seconds;
-	long long dump_bytes;
-};
-
-struct report {
-	char release[OL_SHORT];
-	const char *counters_source;	/* "vmcoreinfo", "log" or "none" */
-	char dump_error[OL_TEXT];	/* why the dump could not be read */
-	struct ol_counters c;
-	bool have_panic_on_oops;
-	unsigned int panic_on_oops;
-	struct ol_log log;
-	const char *log_file;
-	bool have_log;
-	char why[OL_TEXT];	/* inconsistency between counters and log */
-	bool consistent;
-};
 
 static void warnx(const char *fmt, ...)
 {
@@ -82,43 +58,42 @@ static void warnx(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Reads one 32-bit counter through its VMCOREINFO symbol. */
-static bool read_symbol(kdump_ctx_t *ctx, const char *name, unsigned int *out,
-			char *err, size_t err_len)
+/* Reads one variable through its VMCOREINFO SYMBOL() line. */
+static void read_var(kdump_ctx_t *ctx, struct ol_report *r, enum ol_var_id id)
 {
+	const struct ol_var_info *info = &ol_vars[id];
+	struct ol_var *v = &r->var[id];
+	char key[OL_SHORT + 8];
 	kdump_addr_t addr;
-	uint32_t v;
-	size_t len = sizeof(v);
+	uint64_t u64 = 0;
+	uint32_t u32 = 0;
+	size_t len = info->size;
 
-	if (kdump_vmcoreinfo_symbol(ctx, name, &addr) != KDUMP_OK) {
-		snprintf(err, err_len, "no SYMBOL(%s) in VMCOREINFO", name);
-		return false;
+	snprintf(key, sizeof(key), "SYMBOL(%s)", info->symbol);
+	if (kdump_vmcoreinfo_symbol(ctx, info->symbol, &addr) != KDUMP_OK) {
+		kdump_clear_err(ctx);
+		return;
 	}
-	if (kdump_read(ctx, KDUMP_KVADDR, addr, &v, &len) != KDUMP_OK || len != sizeof(v)) {
-		snprintf(err, err_len, "cannot read %s at 0x%" KDUMP_PRIxADDR ": %s", name, addr,
-			 kdump_get_err(ctx) ? kdump_get_err(ctx) : "short read");
-		return false;
+	v->found = true;
+	v->addr = addr;
+	v->source = OL_SRC_VMCOREINFO;
+	snprintf(v->how, sizeof(v->how), "%s in VMCOREINFO", key);
+	if (kdump_read(ctx, KDUMP_KVADDR, addr, info->size == 8 ? (void *)&u64 : (void *)&u32, &len) !=
+	    KDUMP_OK || len != info->size) {
+		ol_note(r, "cannot read %s at 0x%" KDUMP_PRIxADDR ": %s", info->symbol, addr,
+			kdump_get_err(ctx) ? kdump_get_err(ctx) : "short read");
+		kdump_clear_err(ctx);
+		return;
 	}
-	*out = (unsigned int)kdump_d32toh(ctx, v);
-	return true;
+	v->read = true;
+	v->value = info->size == 8 ? kdump_d64toh(ctx, u64) : kdump_d32toh(ctx, u32);
 }
 
-static void read_dump(const char *path, struct report *r)
+static void read_dump(const char *path, struct ol_report *r)
 {
 	kdump_ctx_t *ctx;
-	char *val = NULL, err[OL_TEXT] = "";
-	int fd;
-	struct {
-		const char *name;
-		unsigned int *val;
-		bool *have;
-	} vars[] = {
-		{ "oops_count", &r->c.oops_count, &r->c.have_oops_count },
-		{ "oops_limit", &r->c.oops_limit, &r->c.have_oops_limit },
-		{ "warn_count", &r->c.warn_count, &r->c.have_warn_count },
-		{ "warn_limit", &r->c.warn_limit, &r->c.have_warn_limit },
-	};
-	size_t i, n = 0;
+	char *val = NULL, *end;
+	int fd, i;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
@@ -152,69 +127,27 @@ static void read_dump(const char *path, struct report *r)
 	if (kdump_vmcoreinfo_line(ctx, "OSRELEASE", &val) == KDUMP_OK && val) {
 		snprintf(r->release, sizeof(r->release), "%s", val);
 		free(val);
+		val = NULL;
 	}
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		if (read_symbol(ctx, vars[i].name, vars[i].val, err, sizeof(err))) {
-			*vars[i].have = true;
-			n++;
-		} else if (!r->dump_error[0]) {
-			snprintf(r->dump_error, sizeof(r->dump_error), "%s", err);
-		}
+	kdump_clear_err(ctx);
+	/* crash_save_vmcoreinfo() adds it when the kernel enters kdump */
+	if (kdump_vmcoreinfo_line(ctx, "CRASHTIME", &val) == KDUMP_OK && val) {
+		r->crash_time = strtoull(val, &end, 10);
+		r->crashed = end != val && *end == '\0';
+		free(val);
 	}
-	if (n)
-		r->counters_source = "vmcoreinfo";
-	/* older kernels of the series do not publish it: no error then */
-	r->have_panic_on_oops = read_symbol(ctx, "panic_on_oops", &r->panic_on_oops, err, sizeof(err));
+	kdump_clear_err(ctx);
+	for (i = 0; i < OL_NVARS; i++)
+		read_var(ctx, r, (enum ol_var_id)i);
+	if (ol_report_no_limits(r))
+		snprintf(r->dump_error, sizeof(r->dump_error),
+			 "no SYMBOL(oops_count) in VMCOREINFO: a kernel without the oopslimit patches");
+	else
+		ol_taint_letters(r->var[OL_V_TAINTED_MASK].value, r->taint, sizeof(r->taint));
+	r->have_taint = r->var[OL_V_TAINTED_MASK].read;
 out:
 	kdump_free(ctx);
 	close(fd);
-}
-
-static void read_log(const char *path, struct report *r)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-
-	if (!f) {
-		warnx("cannot read the log %s: %s", path, strerror(errno));
-		return;
-	}
-	while (getline(&line, &cap, f) >= 0)
-		ol_log_line(&r->log, line);
-	if (ferror(f))
-		warnx("error reading the log %s", path);
-	free(line);
-	fclose(f);
-	r->have_log = true;
-	r->log_file = path;
-}
-
-/*
- * Without the symbols, what the log says: the limit printed in the panic
- * message is the limit the counter reached, and the oops headers number the
- * oopses since boot.
- */
-static void counters_from_log(struct report *r)
-{
-	struct ol_counters *c = &r->c;
-	bool any = false;
-
-	if (r->log.reason == OL_OOPS_LIMIT && r->log.have_limit && !c->have_oops_limit) {
-		c->oops_limit = (unsigned int)r->log.limit;
-		c->oops_count = (unsigned int)r->log.limit;
-		c->have_oops_limit = c->have_oops_count = any = true;
-	} else if (r->log.last_die && !c->have_oops_count && r->log.last_die <= UINT32_MAX) {
-		c->oops_count = (unsigned int)r->log.last_die;
-		c->have_oops_count = any = true;
-	}
-	if (r->log.reason == OL_WARN_LIMIT && r->log.have_limit && !c->have_warn_limit) {
-		c->warn_limit = (unsigned int)r->log.limit;
-		c->warn_count = (unsigned int)r->log.limit;
-		c->have_warn_limit = c->have_warn_count = any = true;
-	}
-	if (any && !r->counters_source)
-		r->counters_source = "log";
 }
 
 /* Files of a dump directory are named without it: the directory moves. */
@@ -225,124 +158,60 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void write_json(FILE *f, const struct report *r, const struct capture *cap)
+static void read_log(const char *path, struct ol_report *r)
 {
-	bool first = true;
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
 
-	ol_json_key(f, "schema", &first);
-	fputs("1", f);
-	ol_json_text(f, "kernel_release", r->release, &first);
-	ol_json_text(f, "crash_time", cap->time, &first);
-	ol_json_text(f, "panic_message", r->log.have_panic ? r->log.panic : NULL, &first);
-	ol_json_text(f, "reason", ol_reason_name(r->log.reason), &first);
-	ol_json_text(f, "origin", r->log.origin, &first);
-	ol_json_text(f, "detail", r->log.detail, &first);
-	ol_json_text(f, "counters_source", r->counters_source ? r->counters_source : "none", &first);
-	ol_json_uint(f, "oops_count", r->c.have_oops_count, r->c.oops_count, &first);
-	ol_json_uint(f, "oops_limit", r->c.have_oops_limit, r->c.oops_limit, &first);
-	ol_json_uint(f, "warn_count", r->c.have_warn_count, r->c.warn_count, &first);
-	ol_json_uint(f, "warn_limit", r->c.have_warn_limit, r->c.warn_limit, &first);
-	ol_json_uint(f, "panic_on_oops", r->have_panic_on_oops, r->panic_on_oops, &first);
-	ol_json_bool(f, "consistent", r->consistent, &first);
-	ol_json_text(f, "inconsistency", r->why, &first);
-	ol_json_text(f, "dump_read_error", r->dump_error, &first);
-
-	ol_json_last_warning(f, &r->log, &first);
-
-	ol_json_key(f, "log", &first);
-	if (r->have_log) {
-		fputs("{ \"file\": ", f);
-		ol_json_string(f, base_name(r->log_file));
-		fprintf(f, ", \"lines\": %lu, \"oopses\": %lu, \"last_oops_number\": %lu, \"warnings\": %lu }",
-			r->log.lines, r->log.oopses, r->log.last_die, r->log.warnings);
-	} else {
-		fputs("null", f);
+	if (!f) {
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "cannot read the log %s: %s",
+			 base_name(path), strerror(errno));
+		return;
 	}
-
-	ol_json_key(f, "capture", &first);
-	fputs("{ \"status\": ", f);
-	ol_json_string(f, cap->status ? cap->status : "not recorded");
-	fputs(", \"dump_file\": ", f);
-	if (cap->dump)
-		ol_json_string(f, base_name(cap->dump));
-	else
-		fputs("null", f);
-	if (cap->dump_bytes >= 0)
-		fprintf(f, ", \"dump_bytes\": %lld", cap->dump_bytes);
-	else
-		fputs(", \"dump_bytes\": null", f);
-	if (cap->have_exit)
-		fprintf(f, ", \"collector_exit\": %ld", cap->collector_exit);
-	else
-		fputs(", \"collector_exit\": null", f);
-	if (cap->have_seconds)
-		fprintf(f, ", \"seconds\": %.2f", cap->seconds);
-	else
-		fputs(", \"seconds\": null", f);
-	fputs(", \"error\": ", f);
-	if (cap->error && *cap->error)
-		ol_json_string(f, cap->error);
-	else
-		fputs("null", f);
-	fputs(" }\n}\n", f);
+	snprintf(r->log_from, sizeof(r->log_from), "%s", base_name(path));
+	while (getline(&line, &cap, f) >= 0)
+		ol_report_log_line(r, line);
+	if (ferror(f)) {
+		r->log_unreliable = true;
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "error reading the log %s",
+			 base_name(path));
+	}
+	if (!r->log_read)
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "the log %s is empty", base_name(path));
+	free(line);
+	fclose(f);
 }
 
-static void text_counter(FILE *f, const char *label, bool have_count, unsigned int count,
-			 bool have_limit, unsigned int limit)
+/*
+ * Without the symbols, what the log says: the limit printed in the panic
+ * message is the limit the counter reached.  The report marks these
+ * values as the log's, so the check against the message is not made.
+ */
+static void counters_from_log(struct ol_report *r)
 {
-	fprintf(f, "%-13s", label);
-	if (have_count)
-		fprintf(f, "%u", count);
-	else
-		fputs("unknown", f);
-	if (!have_limit)
-		fputs(" (limit unknown)\n", f);
-	else if (limit == 0)
-		fputs(" (limit 0: no limit)\n", f);
-	else
-		fprintf(f, " of limit %u\n", limit);
-}
+	static const enum ol_var_id pairs[][2] = {
+		{ OL_V_OOPS_COUNT, OL_V_OOPS_LIMIT },
+		{ OL_V_WARN_COUNT, OL_V_WARN_LIMIT },
+	};
+	size_t i, j;
 
-static void write_text(FILE *f, const struct report *r, const struct capture *cap)
-{
-	fprintf(f, "%-13s%s\n", "kernel:", r->release[0] ? r->release : "unknown");
-	if (cap->time)
-		fprintf(f, "%-13s%s\n", "crashed:", cap->time);
-	fprintf(f, "%-13s%s\n", "panic:", r->log.have_panic ? r->log.panic :
-		r->log.reason == OL_PANIC_ON_OOPS ? "(none: panic_on_oops sent the oops straight to kdump)" :
-		"(no panic message in the log)");
-	fprintf(f, "%-13s%s", "reason:", ol_reason_name(r->log.reason));
-	if (r->log.origin[0])
-		fprintf(f, " (origin %s)", r->log.origin);
-	if (r->log.detail[0])
-		fprintf(f, " (%s)", r->log.detail);
-	fputc('\n', f);
-	text_counter(f, "oopses:", r->c.have_oops_count, r->c.oops_count,
-		     r->c.have_oops_limit, r->c.oops_limit);
-	text_counter(f, "warnings:", r->c.have_warn_count, r->c.warn_count,
-		     r->c.have_warn_limit, r->c.warn_limit);
-	fprintf(f, "%-13s%s\n", "counters:",
-		!r->counters_source ? "not available" :
-		strcmp(r->counters_source, "vmcoreinfo") == 0 ?
-		"read from the dump (VMCOREINFO symbols)" : "taken from the log (the dump has no symbols)");
-	if (r->dump_error[0])
-		fprintf(f, "%-13s%s\n", "dump read:", r->dump_error);
-	if (!r->consistent)
-		fprintf(f, "%-13s%s\n", "WARNING:", r->why);
-	if (r->log.have_warning)
-		fprintf(f, "%-13s%s%s%s%s%s\n", "last warn:", r->log.warn_origin,
-			r->log.warn_where[0] ? " at " : "", r->log.warn_where,
-			r->log.warn_func[0] ? " in " : "", r->log.warn_func);
-	fprintf(f, "%-13s%s", "capture:", cap->status ? cap->status : "not recorded");
-	if (cap->dump_bytes >= 0)
-		fprintf(f, ", %lld bytes", cap->dump_bytes);
-	if (cap->have_seconds)
-		fprintf(f, " in %.2f s", cap->seconds);
-	if (cap->have_exit)
-		fprintf(f, " (collector exit %ld)", cap->collector_exit);
-	if (cap->error && *cap->error)
-		fprintf(f, ": %s", cap->error);
-	fputc('\n', f);
+	if (!r->log.have_limit || r->log.limit > UINT32_MAX)
+		return;
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (r->log.setting != pairs[i][1])
+			continue;
+		for (j = 0; j < 2; j++) {
+			struct ol_var *v = &r->var[pairs[i][j]];
+
+			if (v->read || v->found)
+				continue;
+			v->read = true;
+			v->value = r->log.limit;
+			v->source = OL_SRC_LOG;
+			snprintf(v->how, sizeof(v->how), "the panic message's limit");
+		}
+	}
 }
 
 /*
@@ -351,8 +220,7 @@ static void write_text(FILE *f, const struct report *r, const struct capture *ca
  * before the dump was written (padded with blanks, which JSON and text
  * readers ignore).
  */
-static int write_report(const char *path, bool json, const struct report *r,
-			const struct capture *cap, size_t reserve)
+static int write_report(const char *path, bool json, const struct ol_report *r, size_t reserve)
 {
 	char *buf = NULL, tmp[4096];
 	size_t len = 0;
@@ -365,9 +233,9 @@ static int write_report(const char *path, bool json, const struct report *r,
 		return -1;
 	}
 	if (json)
-		write_json(m, r, cap);
+		ol_report_json(m, r);
 	else
-		write_text(m, r, cap);
+		ol_report_text(m, r, false);
 	if (fclose(m) != 0) {
 		warnx("out of memory");
 		free(buf);
@@ -453,14 +321,15 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct capture cap = { .dump_bytes = -1 };
-	static struct report r;
-	const char *log = NULL, *json = NULL, *text = NULL;
+	static struct ol_report r;
+	struct ol_capture *cap = &r.capture;
+	const char *log = NULL, *json = NULL, *text = NULL, *dump = NULL;
 	char *def_log = NULL, *end;
 	struct stat st;
 	int c, rc = 0;
 	long reserve = 0;
 
+	ol_report_init(&r, PROG);
 	while ((c = getopt_long(argc, argv, "l:j:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -473,32 +342,34 @@ int main(int argc, char **argv)
 			text = optarg;
 			break;
 		case 'T':
-			cap.time = optarg;
+			snprintf(cap->time, sizeof(cap->time), "%s", optarg);
 			break;
 		case 'c':
-			cap.status = optarg;
+			cap->present = true;
+			snprintf(cap->status, sizeof(cap->status), "%s", optarg);
 			break;
 		case 'd':
-			cap.dump = optarg;
+			dump = optarg;
+			snprintf(cap->dump_file, sizeof(cap->dump_file), "%s", base_name(optarg));
 			break;
 		case 'e':
-			cap.error = optarg;
+			snprintf(cap->error, sizeof(cap->error), "%s", optarg);
 			break;
 		case 'x':
-			if (!parse_long(optarg, &cap.collector_exit)) {
+			if (!parse_long(optarg, &cap->collector_exit)) {
 				warnx("--collector-exit takes a number, not '%s'", optarg);
 				return 2;
 			}
-			cap.have_exit = true;
+			cap->have_exit = true;
 			break;
 		case 's':
 			errno = 0;
-			cap.seconds = strtod(optarg, &end);
+			cap->seconds = strtod(optarg, &end);
 			if (errno || end == optarg || *end) {
 				warnx("--seconds takes a number, not '%s'", optarg);
 				return 2;
 			}
-			cap.have_seconds = true;
+			cap->have_seconds = true;
 			break;
 		case 'r':
 			if (!parse_long(optarg, &reserve) || reserve < 0 || reserve > 1 << 20) {
@@ -519,7 +390,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	ol_log_init(&r.log);
+	if (!cap->present && (cap->time[0] || dump || cap->error[0] || cap->have_exit || cap->have_seconds)) {
+		warnx("--time, --dump, --error, --collector-exit and --seconds go with --capture");
+		return 2;
+	}
 	read_dump(argv[optind], &r);
 	if (!log) {
 		const char *slash = strrchr(argv[optind], '/');
@@ -534,19 +408,20 @@ int main(int argc, char **argv)
 	}
 	if (log)
 		read_log(log, &r);
+	else
+		snprintf(r.log_trouble, sizeof(r.log_trouble),
+			 "no kernel log: no -l FILE and no vmcore-dmesg.txt beside the dump");
 	ol_log_done(&r.log);
-	/* a vmcore is a crash: an oops may have gone to kdump without a panic line */
-	ol_log_crashed(&r.log, r.have_panic_on_oops ? (int)r.panic_on_oops : -1);
 	counters_from_log(&r);
-	r.consistent = ol_consistent(&r.log, &r.c, r.why, sizeof(r.why));
-	if (cap.dump && stat(cap.dump, &st) == 0)
-		cap.dump_bytes = (long long)st.st_size;
+	ol_report_judge(&r);
+	if (dump && stat(dump, &st) == 0)
+		cap->dump_bytes = (long long)st.st_size;
 
 	if (!json && !text)
 		text = "-";
-	if (json && write_report(json, true, &r, &cap, (size_t)reserve) != 0)
+	if (json && write_report(json, true, &r, (size_t)reserve) != 0)
 		rc = 1;
-	if (text && write_report(text, false, &r, &cap, (size_t)reserve) != 0)
+	if (text && write_report(text, false, &r, (size_t)reserve) != 0)
 		rc = 1;
 	free(def_log);
 	return rc;

@@ -13,7 +13,7 @@ packages=(
 	qemu-system-x86 busybox-static
 	# capture and analysis
 	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq
-	python3-drgn
+	python3-drgn python3-jsonschema
 	# the project's own checks
 	shellcheck
 )

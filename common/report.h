@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One report of one dump: what oopslimit knows about why a kernel panicked.
+ *
+ * Every reader fills the same struct and hands it to the same judging and
+ * the same writers: the capture-side recorder (kdump/oopslimit-reason.c,
+ * libkdumpfile) and the crash extension (crash-ext/oopslimit.c, crash's
+ * readmem).  A reader fills in
+ *   - the kernel's identity (release, live or not, CRASHTIME),
+ *   - each variable of vars.def: found where, read or not, its value,
+ *   - the kernel log, one line at a time through ol_report_log_line(),
+ *   - for a capture, the capture record,
+ * then calls ol_report_judge() and one of the writers.  The JSON document
+ * is described in common/report.schema.json (its "schema" member is
+ * OL_SCHEMA); two readers of one dump write the same members with the same
+ * values, except the reader-specific ones the schema names.
+ *
+ * Plain C with no dump access, unit-tested without a dump
+ * (tests/unit/report-test.c).
+ */
+#ifndef OOPSLIMIT_REPORT_H
+#define OOPSLIMIT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "verdict.h"
+
+#define OL_SCHEMA 2
+#define OL_VERSION "2.0"
+
+/* How a reader found a variable's address. */
+enum ol_source {
+	OL_SRC_NONE,
+	OL_SRC_DEBUGINFO,	/* the vmlinux's symbol table */
+	OL_SRC_VMCOREINFO,	/* a SYMBOL() line of the dump's VMCOREINFO */
+	OL_SRC_VMCOREINFO_MEM,	/* the same, from the kernel's own copy in its memory */
+	OL_SRC_KALLSYMS,	/* the dump's own kallsyms tables */
+	OL_SRC_LOG,		/* no address: the value the log implies */
+};
+const char *ol_source_name(enum ol_source src);
+
+/* One variable: where it is (lookup) and what it holds (read). */
+struct ol_var {
+	bool found;		/* its address is known */
+	bool read;		/* and its value was read there (or, OL_SRC_LOG, implied) */
+	uint64_t addr;
+	uint64_t value;
+	enum ol_source source;
+	char how[96];		/* how it was found, for people: "exit.c, VMCOREINFO agrees" */
+};
+
+/* What saving the dump did: the recorder in the capture kernel knows. */
+struct ol_capture {
+	bool present;
+	char status[24];	/* complete, failed, in progress */
+	char dump_file[128];	/* its base name */
+	long long dump_bytes;	/* -1 unknown */
+	bool have_exit;
+	long collector_exit;
+	bool have_seconds;
+	double seconds;
+	char time[40];		/* the capture kernel's clock, UTC */
+	char error[256];
+};
+
+#define OL_NOTES 16
+#define OL_NOTE 192
+
+struct ol_report {
+	/* the reader */
+	const char *program;	/* "oopslimit-reason", "crash oopslimit" */
+	char log_from[64];	/* "vmcore-dmesg.txt", "crash log", "printk ring buffer" */
+
+	/* the kernel */
+	char release[65];
+	bool live;		/* a running kernel: no verdict */
+	bool crashed;		/* VMCOREINFO has CRASHTIME: a capture taken at a crash */
+	uint64_t crash_time;	/* its value, seconds since the epoch */
+
+	struct ol_var var[OL_NVARS];
+	char taint[40];		/* letters of the set taint bits, from the dump's table if read */
+	bool have_taint;
+
+	/* the log */
+	bool log_read;		/* some of it could be read */
+	bool log_unreliable;	/* it did not decode cleanly: no verdict from it */
+	char log_trouble[OL_TEXT];	/* why, when log_unreliable or not log_read */
+	bool log_wrapped;	/* its start (the boot banner) is overwritten */
+	char log_start[24];	/* time stamp of the oldest line left */
+	size_t log_indent;	/* (ol_report_log_line's state) */
+	struct ol_log log;
+
+	/* the verdict: ol_report_judge() */
+	const char *reason;	/* ol_reason_name(), "unknown", NULL when live */
+	enum ol_var_id setting;	/* the variable of the setting that panicked, or OL_V_NONE */
+	char detail[OL_TEXT];	/* for other and unknown: what, or why not known */
+	int consistent;		/* 1 the dump confirms it, 0 contradicts it, -1 cannot tell */
+	char evidence[OL_TEXT];	/* what was checked, or why nothing could be */
+
+	char dump_error[OL_TEXT];	/* why the dump (or part of it) could not be read */
+	struct ol_capture capture;
+
+	char notes[OL_NOTES][OL_NOTE];
+	unsigned int n_notes;
+};
+
+void ol_report_init(struct ol_report *r, const char *program);
+
+/* Adds a note (printf format); notes past OL_NOTES are counted in the last. */
+void ol_note(struct ol_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The variable by its vars.def key ("oops_count"); NULL if there is none. */
+struct ol_var *ol_var_by_key(struct ol_report *r, const char *key);
+
+/*
+ * Feeds one line of the kernel log, oldest first, as dmesg, vmcore-dmesg or
+ * crash's "log" print it ("[    1.234567] text"; a line without a stamp
+ * continues the record before it, indented by the stamp's width).  The first
+ * line decides whether the log wrapped.
+ */
+void ol_report_log_line(struct ol_report *r, const char *line);
+
+/* True when the kernel shows no trace of the oops/warn limit series. */
+bool ol_report_no_limits(const struct ol_report *r);
+
+/*
+ * Headroom of a limit: how many more events until the one that panics.  0
+ * when the limit is reached; false when the limit is 0 (disabled).
+ */
+bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom);
+
+/*
+ * Letters of the taint bits set in mask, in bit order, from Linux 6.1's
+ * taint table ("PFSRMBUDAWCIOELKXTN"), for when the dump's own taint_flags
+ * cannot be read.  Bits beyond the table print as '?'.
+ */
+void ol_taint_letters(uint64_t mask, char *buf, size_t len);
+
+/*
+ * The verdict from the log and the variables: sets reason, setting, detail,
+ * consistent and evidence.  Call once everything is filled in.
+ */
+void ol_report_judge(struct ol_report *r);
+
+/* The report as aligned "LABEL: value" lines; verbose adds where each variable was found. */
+void ol_report_text(FILE *f, const struct ol_report *r, bool verbose);
+
+/* The report as one JSON object (common/report.schema.json). */
+void ol_report_json(FILE *f, const struct ol_report *r);
+
+/* Writes s as a JSON string, quotes included; invalid UTF-8 becomes U+FFFD. */
+void ol_json_string(FILE *f, const char *s);
+
+#endif

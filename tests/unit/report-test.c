@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for common/report.c: the log feeding, the headroom, the taint
+ * letters, the judging of made-up reports, and their text and JSON output.
+ * No dump, no crash.  TAP output; exit status 1 on any failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/report.h"
+#include "tap.h"
+
+static void set(struct ol_report *r, enum ol_var_id id, uint64_t value)
+{
+	r->var[id].found = r->var[id].read = true;
+	r->var[id].addr = 0xffffffff81000000ULL + 8 * (uint64_t)id;
+	r->var[id].value = value;
+	r->var[id].source = OL_SRC_VMCOREINFO;
+	snprintf(r->var[id].how, sizeof(r->var[id].how), "test");
+}
+
+/* A dump of a kernel that panicked, with these log lines. */
+static void make(struct ol_report *r, const char *const *lines)
+{
+	ol_report_init(r, "report-test");
+	set(r, OL_V_OOPS_COUNT, 5);
+	set(r, OL_V_OOPS_LIMIT, 5);
+	set(r, OL_V_WARN_COUNT, 0);
+	set(r, OL_V_WARN_LIMIT, 0);
+	set(r, OL_V_PANIC_ON_OOPS, 0);
+	set(r, OL_V_PANIC_ON_WARN, 0);
+	set(r, OL_V_TAINTED_MASK, 0x80);
+	ol_taint_letters(0x80, r->taint, sizeof(r->taint));
+	r->have_taint = true;
+	for (; *lines; lines++)
+		ol_report_log_line(r, *lines);
+	ol_log_done(&r->log);
+	ol_report_judge(r);
+}
+
+static char *text_of(const struct ol_report *r, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	if (json)
+		ol_report_json(f, r);
+	else
+		ol_report_text(f, r, true);
+	fclose(f);
+	return buf;
+}
+
+static bool has(const char *out, const char *want)
+{
+	return strstr(out, want) != NULL;
+}
+
+static const char *const oops_log[] = {
+	"[    1.000000] Linux version 6.1.192",
+	"[    1.100000] Oops: 0002 [#1] SMP",
+	"[    1.200000] Oops: 0002 [#5] SMP",
+	"[    1.300000] Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 5)",
+	NULL,
+};
+
+static void test_log_lines(void)
+{
+	static const char *const lines[] = {
+		"[    1.234567] Oops: 0002 [#1] SMP\n",
+		"[    1.234567] CPU: 0 PID: 0 Comm: swapper/0",
+		"[    1.234568]  <IRQ>\n",
+		"               continued\n",
+		"[drm] not a stamp\n",
+		NULL,
+	};
+	struct ol_report r;
+	size_t i;
+
+	ol_report_init(&r, "report-test");
+	for (i = 0; lines[i]; i++)
+		ol_report_log_line(&r, lines[i]);
+	ok(r.log_read && r.log_wrapped && strcmp(r.log_start, "1.234567") == 0,
+	   "log: the first line is no boot banner: wrapped, its stamp kept");
+	ok(r.log.last_oops_irq, "log: a stamped trace line keeps its own blank: <IRQ> seen");
+	ok(r.log.lines == 5, "log: every line counted");
+	ol_report_init(&r, "report-test");
+	ol_report_log_line(&r, "[    0.000000] Linux version 6.1.192 (oopslimit@oopslimit)");
+	ok(!r.log_wrapped, "log: the boot banner first: not wrapped");
+	ol_report_log_line(&r, "[");
+	ok(r.log.lines == 2, "log: a lone bracket is a line, no stamp");
+}
+
+static void test_numbers(void)
+{
+	uint64_t h = 99;
+	char t[8];
+
+	ok(!ol_headroom(3, 0, &h), "headroom: limit 0 is no limit");
+	ok(ol_headroom(4, 5, &h) && h == 1, "headroom: 4 of 5 leaves 1 (the next one panics)");
+	ok(ol_headroom(5, 5, &h) && h == 0, "headroom: 5 of 5 is reached");
+	ok(ol_headroom(7, 5, &h) && h == 0, "headroom: past the limit counts as reached");
+	ok(ol_headroom(0, 4294967295UL, &h) && h == 4294967295UL, "headroom: the largest limit");
+
+	ol_taint_letters(0x280, t, sizeof(t));
+	ok(strcmp(t, "DW") == 0, "taint: 0x280 is DW");
+	ol_taint_letters(0, t, sizeof(t));
+	ok(strcmp(t, "") == 0, "taint: 0 is empty");
+	ol_taint_letters(1ULL << 40, t, sizeof(t));
+	ok(strcmp(t, "?") == 0, "taint: a bit beyond the table is '?'");
+	ol_taint_letters(~0ULL, t, sizeof(t));
+	ok(strlen(t) == sizeof(t) - 1 && strncmp(t, "PFSRMBU", 7) == 0, "taint: a small buffer is cut, terminated");
+}
+
+static void test_oops_limit(void)
+{
+	struct ol_report r;
+	char *out;
+
+	make(&r, oops_log);
+	ok(strcmp(r.reason, "oops_limit") == 0 && r.consistent == 1, "oops_limit, 5 of 5: consistent");
+	out = text_of(&r, false);
+	ok(has(out, "   OOPS_COUNT: 5\n") && has(out, "   OOPS_LIMIT: 5 (reached)\n"),
+	   "text: count and a reached limit, aligned like sys");
+	ok(has(out, "   WARN_LIMIT: 0 (0: no limit, warnings never panic by count)\n"), "text: limit 0 explained");
+	ok(has(out, "      VERDICT: oops_limit\n") &&
+	   has(out, "   CONSISTENT: yes (oops_count 5 reached oops_limit 5)\n"), "text: verdict and check");
+	ok(has(out, "      SETTING: kernel.oops_limit = 5\n"), "text: the setting and its value");
+	ok(has(out, "   FIRST_OOPS: Oops: 0002 [#1] SMP\n"), "text -v: the first oops, what sys shows");
+	ok(has(out, "          LOG: 4 lines, 2 oopses (last [#5]), 0 warnings\n"), "text: the log line");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"reason\": \"oops_limit\"") && has(out, "\"oops_headroom\": 0") &&
+	   has(out, "\"warn_headroom\": null") && has(out, "\"last_oops_number\": 5") &&
+	   has(out, "\"consistent\": true") && has(out, "\"taint\": \"D\"") &&
+	   has(out, "\"setting\": \"kernel.oops_limit\"") && has(out, "\"setting_value\": 5"),
+	   "json: the same facts");
+	free(out);
+
+	set(&r, OL_V_OOPS_COUNT, 3);
+	ol_report_judge(&r);
+	out = text_of(&r, false);
+	ok(r.consistent == 0 && has(out, "   CONSISTENT: no (oops_count 3 is below oops_limit 5)\n"),
+	   "oops_limit panic with 3 of 5: inconsistent, says why");
+	ok(has(out, "(headroom 2: the 2nd oops from now panics)"), "text: headroom with its ordinal");
+	free(out);
+
+	set(&r, OL_V_OOPS_COUNT, 6);
+	set(&r, OL_V_OOPS_LIMIT, 6);
+	ol_report_judge(&r);
+	ok(r.consistent == 0 && has(r.evidence, "message says oops_limit 5, the dump 6"),
+	   "the message and the dump disagree on the limit: inconsistent");
+
+	set(&r, OL_V_OOPS_LIMIT, 0);
+	ol_report_judge(&r);
+	ok(r.consistent == 0 && has(r.evidence, "oops_limit is 0"), "a limit of 0 cannot have panicked");
+
+	set(&r, OL_V_OOPS_LIMIT, 5);
+	r.var[OL_V_OOPS_COUNT].read = false;
+	ol_report_judge(&r);
+	out = text_of(&r, true);
+	ok(r.consistent == -1 && has(out, "\"consistent\": null") && has(out, "\"oops_count\": null"),
+	   "oops_count unreadable: not checkable, null in JSON");
+	free(out);
+	out = text_of(&r, false);
+	ok(has(out, "   OOPS_COUNT: unreadable (at ffffffff81000000)\n") &&
+	   has(out, "   CONSISTENT: unknown (oops_count could not be read)\n"),
+	   "text: unreadable count and an unknown check");
+	free(out);
+
+	r.var[OL_V_OOPS_COUNT].read = true;
+	r.var[OL_V_OOPS_COUNT].source = OL_SRC_LOG;
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && has(r.evidence, "from the panic message itself"),
+	   "counters the log implied cannot confirm the log");
+}
+
+static void test_panic_on_warn(void)
+{
+	static const char *const lines[] = {
+		"WARNING: CPU: 0 PID: 35 at drivers/misc/lkdtm/bugs.c:85 lkdtm_WARNING+0x8/0xb",
+		"Kernel panic - not syncing: kernel: panic_on_warn set ...",
+		NULL,
+	};
+	struct ol_report r;
+	char *out;
+
+	make(&r, lines);
+	set(&r, OL_V_OOPS_COUNT, 0);
+	set(&r, OL_V_OOPS_LIMIT, 10000);
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "panic_on_warn") == 0 && r.setting == OL_V_PANIC_ON_WARN, "panic_on_warn verdict");
+	ok(r.consistent == -1 && has(r.evidence, "panic() clears panic_on_warn"),
+	   "panic_on_warn: panic() cleared it, nothing to check");
+	out = text_of(&r, false);
+	ok(has(out, "PANIC_ON_WARN: 0 (panic() clears it; the panic message tells)\n"),
+	   "text: the cleared panic_on_warn explained");
+	ok(has(out, " LAST_WARNING: drivers/misc/lkdtm/bugs.c:85 in lkdtm_WARNING (kernel)\n"),
+	   "text: the last warning's place and function");
+	ok(has(out, "      VERDICT: panic_on_warn (origin: kernel)\n"), "text: verdict with origin");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"origin\": \"kernel\"") && has(out, "\"function\": \"lkdtm_WARNING\""),
+	   "json: origin and the last warning");
+	ok(has(out, "\"oops_headroom\": 10000") && has(out, "\"warn_headroom\": null"),
+	   "json: the headroom of an untouched limit, none for a disabled one");
+	free(out);
+}
+
+static void test_crashed(void)
+{
+	static const char *const pof[] = {
+		"Oops: 0002 [#1] SMP",
+		"CPU: 0 PID: 63 Comm: provoke Not tainted 6.1.192 #1",
+		NULL,
+	};
+	static const char *const quiet[] = { "[ 1.0] Linux version 6.1.192", NULL };
+	struct ol_report r;
+
+	make(&r, pof);
+	ok(strcmp(r.reason, "no panic") == 0, "an oops and no panic, not at a crash: no panic");
+	r.crashed = true;
+	set(&r, OL_V_PANIC_ON_OOPS, 1);
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "panic_on_oops") == 0 && r.consistent == 1,
+	   "a capture ending in an oops, panic_on_oops 1: panic_on_oops, confirmed");
+	make(&r, pof);
+	r.crashed = true;
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "unknown") == 0 && r.consistent == -1 && has(r.detail, "panic_on_oops is 0"),
+	   "the same with panic_on_oops 0: unknown, never a guess");
+	make(&r, pof);
+	r.crashed = true;
+	r.var[OL_V_PANIC_ON_OOPS].read = false;
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "panic_on_oops") == 0 && r.consistent == -1,
+	   "panic_on_oops unreadable: panic_on_oops, unconfirmed");
+	make(&r, quiet);
+	r.crashed = true;
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "unknown") == 0 && has(r.detail, "no panic message"),
+	   "a capture whose log has no panic and no oops: unknown");
+}
+
+static void test_odd(void)
+{
+	static const char *const hostile[] = {
+		"Kernel panic - not syncing: a \"quoted\"\\ \x1b[31mred\x7f message\xff",
+		NULL,
+	};
+	static const char *const nothing[] = { NULL };
+	struct ol_report r;
+	char *out;
+	int i;
+
+	make(&r, hostile);
+	ok(strcmp(r.reason, "other") == 0 && r.consistent == -1, "an unknown message: other, unchecked");
+	out = text_of(&r, false);
+	ok(has(out, "        PANIC: \"a \"quoted\"\\ ?[31mred? message?\"\n"),
+	   "text: control and high bytes print as '?'");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"panic_message\": \"a \\\"quoted\\\"\\\\ \\u001b[31mred\\u007f message\\ufffd\""),
+	   "json: the message escaped");
+	free(out);
+
+	make(&r, nothing);
+	ok(!r.log_read && strcmp(r.reason, "unknown") == 0 && r.consistent == -1, "no log: unknown, unchecked");
+	out = text_of(&r, true);
+	ok(has(out, "\"reason\": \"unknown\"") && has(out, "\"panic_message\": null") &&
+	   has(out, "\"log\": null"), "json: no log, nulls");
+	free(out);
+
+	make(&r, oops_log);
+	r.log_unreliable = true;
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "unknown") == 0 && r.consistent == -1,
+	   "a log that did not decode cleanly: unknown, never consistent");
+
+	make(&r, oops_log);
+	r.live = true;
+	ol_report_judge(&r);
+	out = text_of(&r, false);
+	ok(r.reason == NULL && has(out, "      VERDICT: none (live system)\n") && !has(out, "PANIC: "),
+	   "live: counts, no panic line, no verdict");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"live\": true") && has(out, "\"reason\": null"), "json: live, reason null");
+	free(out);
+
+	ol_report_init(&r, "report-test");
+	set(&r, OL_V_PANIC_ON_OOPS, 0);
+	out = text_of(&r, false);
+	ok(ol_report_no_limits(&r) && has(out, "       LIMITS: none: this kernel has no oops_limit or warn_limit\n") &&
+	   !has(out, "OOPS_COUNT"), "no limits: one plain line instead of four");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"has_limits\": false") && has(out, "\"oops_limit\": null") &&
+	   has(out, "\"warn_limit\": null,\n  \"warn_headroom\": null"), "json: no limits, nulls");
+	free(out);
+
+	ol_report_init(&r, "report-test");
+	for (i = 0; i < 20; i++)
+		ol_note(&r, "note %d", i);
+	ok(r.n_notes == OL_NOTES && strcmp(r.notes[OL_NOTES - 1], "(more problems not shown)") == 0,
+	   "notes: bounded, the last says more were dropped");
+}
+
+static void test_capture(void)
+{
+	struct ol_report r;
+	char *out;
+
+	make(&r, oops_log);
+	r.capture.present = true;
+	snprintf(r.capture.status, sizeof(r.capture.status), "complete");
+	snprintf(r.capture.dump_file, sizeof(r.capture.dump_file), "vmcore");
+	r.capture.dump_bytes = 1234;
+	r.capture.have_seconds = true;
+	r.capture.seconds = 0.5;
+	out = text_of(&r, false);
+	ok(has(out, "      CAPTURE: complete, vmcore 1234 bytes in 0.50 s\n"), "text: the capture line");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"status\": \"complete\"") && has(out, "\"dump_bytes\": 1234") &&
+	   has(out, "\"seconds\": 0.50") && has(out, "\"collector_exit\": null"), "json: the capture object");
+	free(out);
+}
+
+int main(void)
+{
+	test_log_lines();
+	test_numbers();
+	test_oops_limit();
+	test_panic_on_warn();
+	test_crashed();
+	test_odd();
+	test_capture();
+	return tap_done();
+}
