@@ -1,7 +1,9 @@
 #!/bin/bash
 # Builds the capture initramfs with dracut and the module in initramfs/, the
 # way a machine would: the host's makedumpfile, vmcore-dmesg and libraries,
-# plus our recorder.  Prints the image's path, cached by its inputs.
+# plus our recorder and config library.  For the project's own kernel, which
+# has every driver built in: no kernel modules (--no-kernel), so the image
+# serves any dump target.  Prints the image's path, cached by its inputs.
 # Usage: scripts/capture-initramfs.sh KERNELRELEASE
 set -eu
 # shellcheck source=lib.sh
@@ -18,7 +20,7 @@ mod=$OOPSLIMIT_TOP/initramfs/99oopslimit
 versions=$(dpkg-query -W -f '${Package} ${Version}\n' dracut-core makedumpfile kexec-tools \
 	libkdumpfile-dev libc6 bash coreutils util-linux 2>/dev/null || true)
 key=$( {
-	key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-reason.c "$OOPSLIMIT_TOP"/kdump/Makefile \
+	key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-reason.c "$OOPSLIMIT_TOP"/kdump/Makefile \
 		"$OOPSLIMIT_TOP"/common/verdict.[ch] "$0"
 	printf '%s\n' "$kver" "$versions"
 } | sha256sum | cut -c1-16)
@@ -44,6 +46,7 @@ ln -s "$mod" "$work/dracut/modules.d/99oopslimit"
 
 say "building the capture initramfs with dracut (log: $work/dracut.log)"
 if ! dracutbasedir=$work/dracut OOPSLIMIT_REASON=$work/bin/oopslimit-reason \
+	OOPSLIMIT_LIB=$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh \
 	dracut --quiet --force --no-hostonly --no-kernel --no-early-microcode --gzip \
 	--conf /dev/null --confdir "$work/empty" --tmpdir "$work" \
 	--modules oopslimit --kver "$kver" "$work/capture.img" >"$work/dracut.log" 2>&1; then
@@ -53,7 +56,7 @@ fi
 # dracut carries on when a module's install() fails: check the result.
 listing=$(zcat "$work/capture.img" | cpio -t --quiet 2>/dev/null) || die "dracut wrote an unreadable image"
 for f in init usr/sbin/oopslimit-capture usr/sbin/oopslimit-reason usr/bin/makedumpfile \
-	usr/sbin/vmcore-dmesg usr/bin/sh; do
+	usr/sbin/vmcore-dmesg usr/bin/sh usr/lib/oopslimit/oopslimit-lib.sh; do
 	grep -qx "$f" <<<"$listing" || { cat "$work/dracut.log" >&2; die "the capture initramfs lacks /$f"; }
 done
 grep -q '^etc/sysctl' <<<"$listing" && die "the capture initramfs carries sysctl settings"

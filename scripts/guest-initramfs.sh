@@ -21,7 +21,8 @@ elf_closure() {
 }
 objects=$(elf_closure "$kexec" | sort -u)
 # shellcheck disable=SC2086  # one path a line, none with blanks
-key=$(key_of "$busybox" "$src/init" "$src/provoke.c" "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" "$0" $objects)
+key=$(key_of "$busybox" "$src/init" "$src/provoke.c" "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" \
+	"$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh" "$0" $objects)
 out=$OOPSLIMIT_CACHE/initramfs/guest-$key.cpio.gz
 if [ -e "$out" ]; then
 	printf '%s\n' "$out"
@@ -40,6 +41,7 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/provoke" "$src/provoke.c" ||
 	die "cannot build tests/guest/provoke.c"
 install -m 755 "$src/init" "$root/init"
 install -m 755 "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" "$root/sbin/oopslimit-kdump"
+install -D -m 644 "$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh" "$root/usr/lib/oopslimit/oopslimit-lib.sh"
 for o in $objects; do
 	mkdir -p "$root$(dirname "$o")"
 	cp -L "$o" "$root$o"

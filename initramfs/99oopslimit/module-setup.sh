@@ -1,14 +1,20 @@
 #!/bin/bash
-# shellcheck disable=SC2154  # moddir and initdir are set by dracut
+# shellcheck disable=SC2154  # moddir, initdir and kernel are set by dracut
 # dracut module: the oopslimit capture initramfs.  It saves /proc/vmcore,
 # the kernel log and the reason for the panic, then reboots; it never mounts
 # a root file system.
 #
-# Built alone (dracut -m oopslimit, as scripts/capture-initramfs.sh does) it
-# brings its own small /init: no udev, no systemd, nothing that waits for a
-# root device, which keeps the image small enough for crashkernel=64M.
-# Added to a full dracut image instead (--add oopslimit), it runs from a
-# cmdline hook before dracut's base would look for root=.
+# Built alone (dracut -m oopslimit, as "oopslimit-kdump rebuild" and
+# scripts/capture-initramfs.sh do) it brings its own small /init: no udev, no
+# systemd, nothing that waits for a root device, which keeps the image small
+# enough for a small crashkernel= reservation.  On a modular kernel the image
+# carries the drivers of the configured dump target, found here when the image
+# is built (the block device's driver chain in sysfs and its file system), and
+# the capture script loads them before it mounts the target.
+#
+# Files: module-setup.sh (this), oopslimit-init.sh (the /init),
+# oopslimit-capture.sh (the capture), and the config library
+# oopslimit-lib.sh, taken from where the loader takes it.
 
 # Only when asked for: this module turns an initramfs into a capture one.
 check() {
@@ -19,25 +25,120 @@ depends() {
 	return 0
 }
 
+# The config library on this machine (OOPSLIMIT_LIB names it in a build tree).
+oopslimit_lib() {
+	local lib=${OOPSLIMIT_LIB:-/usr/lib/oopslimit/oopslimit-lib.sh}
+	if [ ! -r "$lib" ]; then
+		dfatal "oopslimit: cannot read the config library $lib (install oopslimit-kdump, or set OOPSLIMIT_LIB)"
+		return 1
+	fi
+	printf '%s\n' "$lib"
+}
+
+# oopslimit_block_modules DEV: the modules that drive block device DEV, from
+# the device up to its bus, one a line, the bus first (the load order).
+oopslimit_block_modules() {
+	local dev=$1 majmin sys mods='' m
+	majmin=$(stat -L -c '%t:%T' "$dev" 2>/dev/null) || return 1
+	majmin=$((0x${majmin%:*})):$((0x${majmin#*:}))
+	sys=$(readlink -f "/sys/dev/block/$majmin") || return 1
+	[ -d "$sys" ] || return 1
+	if [ -n "$(ls -A "$sys/slaves" 2>/dev/null)" ] ||
+		[ -n "$(ls -A "${sys%/*}/slaves" 2>/dev/null)" ]; then
+		derror "oopslimit: $dev is a device-mapper or md device; the capture image cannot assemble it: set target to a plain disk or partition"
+		return 1
+	fi
+	while [ "$sys" != /sys/devices ] && [ "$sys" != / ]; do
+		if [ -e "$sys/driver/module" ]; then
+			m=$(basename "$(readlink -f "$sys/driver/module")")
+			case " $mods " in *" $m "*) ;; *) mods="$m $mods" ;; esac
+		fi
+		sys=${sys%/*}
+	done
+	for m in $mods; do
+		printf '%s\n' "$m"
+	done
+}
+
+# The modules the capture needs for target FSTYPE:SOURCE, one a line in load
+# order; nothing for a driver built into the kernel.
+oopslimit_target_modules() {
+	local fstype=${1%%:*} source=${1#*:} dev
+	case $fstype in
+	9p)
+		# a QEMU share: the virtio bus, its 9p transport, the file system
+		printf '%s\n' virtio_pci 9pnet_virtio 9p
+		return ;;
+	nfs | nfs4 | cifs | smb3)
+		derror "oopslimit: a network dump target ($fstype) needs a network the small capture image does not set up"
+		return 1 ;;
+	esac
+	case $source in
+	UUID=* | LABEL=* | PARTUUID=* | PARTLABEL=*)
+		dev=$(blkid -o device -t "$source" 2>/dev/null | head -n 1) ;;
+	/dev/*) dev=$source ;;
+	*) dev='' ;;
+	esac
+	if [ -z "$dev" ] || [ ! -b "$dev" ]; then
+		derror "oopslimit: the dump target's device $source is not on this machine: cannot tell which drivers it needs"
+		return 1
+	fi
+	oopslimit_block_modules "$dev" || return 1
+	printf '%s\n' "$fstype"
+}
+
+installkernel() {
+	local lib mods m
+	lib=$(oopslimit_lib) || return 1
+	# shellcheck source=../../kdump/oopslimit-lib.sh
+	. "$lib"
+	if ! ol_conf_load "${OOPSLIMIT_KDUMP_CONF:-/etc/oopslimit/kdump.conf}" "$kernel"; then
+		derror "oopslimit: $ol_error"
+		return 1
+	fi
+	mods=$(oopslimit_target_modules "$ol_target") || return 1
+	mkdir -p "$initdir/etc/oopslimit"
+	: >"$initdir/etc/oopslimit/modules"
+	for m in $mods; do
+		# a module built into this kernel needs no loading
+		if grep -q "/${m//_/[_-]}\.ko" "$srcmods/modules.builtin" 2>/dev/null; then
+			continue
+		fi
+		hostonly='' instmods -c "$m" || {
+			derror "oopslimit: the $m module of $kernel cannot be installed"
+			return 1
+		}
+		printf '%s\n' "$m" >>"$initdir/etc/oopslimit/modules"
+	done
+	# modprobe (with libkmod's libraries, some megabytes) only when there is
+	# something to load
+	if [ -s "$initdir/etc/oopslimit/modules" ]; then
+		inst_multiple modprobe
+		dinfo "oopslimit: drivers for $ol_target: $(tr '\n' ' ' <"$initdir/etc/oopslimit/modules")"
+	fi
+}
+
 install() {
-	local reason
+	local reason lib
+	if dracut_module_included base; then
+		dfatal "oopslimit: this module builds a capture image of its own; build it alone (dracut -m oopslimit), not added to a full image"
+		exit 1
+	fi
+	lib=$(oopslimit_lib) || exit 1
 	inst_multiple sh makedumpfile vmcore-dmesg \
 		mount umount mkdir mv cp rm sync date cat sleep tail grep tr sed
-	# The recorder: installed (make -C kdump install) or, for a build tree,
-	# named by OOPSLIMIT_REASON (dracut sets its own PATH).
+	# The recorder: installed, or, for a build tree, named by OOPSLIMIT_REASON
+	# (dracut sets its own PATH).
 	reason=${OOPSLIMIT_REASON:-$(command -v oopslimit-reason)} || reason=''
 	if [ ! -x "$reason" ]; then
-		dfatal "oopslimit-reason not found: make -C kdump install, or set OOPSLIMIT_REASON"
+		dfatal "oopslimit-reason not found: install oopslimit-kdump, or set OOPSLIMIT_REASON"
 		exit 1
 	fi
 	inst "$reason" /usr/sbin/oopslimit-reason
+	inst_simple "$lib" /usr/lib/oopslimit/oopslimit-lib.sh
 	inst_script "$moddir/oopslimit-capture.sh" /usr/sbin/oopslimit-capture
-	if dracut_module_included base; then
-		inst_hook cmdline 00 "$moddir/oopslimit-hook.sh"
-	else
-		inst_script "$moddir/oopslimit-init.sh" /init
-		mkdir -p "$initdir/proc" "$initdir/sys" "$initdir/dev" "$initdir/tmp" "$initdir/run"
-	fi
+	inst_script "$moddir/oopslimit-init.sh" /init
+	mkdir -p "$initdir/proc" "$initdir/sys" "$initdir/dev" "$initdir/tmp" "$initdir/run" "$initdir/etc/oopslimit"
 	# Nothing may re-apply the production kernel's panic policy here: the
 	# capture kernel would panic on the first warning it met while saving.
 	rm -rf -- "${initdir:?}/etc/sysctl.d" "${initdir:?}/usr/lib/sysctl.d" "${initdir:?}/etc/sysctl.conf"

@@ -24,18 +24,23 @@ say() {
 	echo "oopslimit-capture: $*" >/dev/console 2>/dev/null || echo "oopslimit-capture: $*"
 }
 
-target='' mntopts='' path=/var/crash collector='-l,-d,31' mount_wait=30 final=reboot
-# shellcheck disable=SC2013  # words, not lines: that is how the kernel splits it
-for arg in $(cat /proc/cmdline); do
-	case $arg in
-	oopslimit.target=*) target=${arg#*=} ;;
-	oopslimit.mntopts=*) mntopts=${arg#*=} ;;
-	oopslimit.path=*) path=${arg#*=} ;;
-	oopslimit.collector=*) collector=${arg#*=} ;;
-	oopslimit.mount_wait=*) mount_wait=${arg#*=} ;;
-	oopslimit.final=*) final=${arg#*=} ;;
-	esac
-done
+# The settings' names and defaults: the config library, which the dracut
+# module installed in the image.
+# shellcheck source=../../kdump/oopslimit-lib.sh
+. /usr/lib/oopslimit/oopslimit-lib.sh
+# shellcheck disable=SC2046  # words, not lines: that is how the kernel splits it
+ol_capture_parse $(cat /proc/cmdline)
+target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
+mount_wait=$ol_mount_wait final=$ol_final
+
+# The drivers between this kernel and the dump target (the disk's bus and
+# disk drivers, its file system), found when the image was built; a kernel
+# with them built in has none to load.
+if [ -s /etc/oopslimit/modules ]; then
+	while read -r m; do
+		modprobe "$m" 2>/dev/null || say "warning: cannot load the $m module"
+	done </etc/oopslimit/modules
+fi
 
 finish() {
 	sync

@@ -1,7 +1,8 @@
 #!/bin/sh
-# /init of the capture initramfs built from this module alone.  It mounts
-# what the capture needs and hands over to oopslimit-capture, which ends
-# with a reboot (or power-off).  It never looks for a root file system.
+# /init of the capture initramfs.  It mounts what the capture needs and
+# hands over to oopslimit-capture, which loads the target's drivers, saves
+# the dump and ends with a reboot (or power-off).  It never looks for a root
+# file system and starts no udev: devtmpfs makes the device nodes.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys

@@ -1,0 +1,214 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034  # the ol_ variables are set for the callers
+# oopslimit-lib.sh: the one definition of kdump.conf (its keys, their
+# defaults and what each accepts) and of how its capture settings travel to
+# the capture kernel.  Sourced by the loader (oopslimit-kdump), by the
+# capture script in the capture initramfs, by the dracut module when it
+# builds that image, and by the test harness.  POSIX sh: it runs under dash,
+# bash and busybox sh.  It defines functions and variables and runs nothing.
+#
+# Functions (all names start with ol_; so do the variables they set):
+#   ol_conf_known_key KEY       true when KEY is a kdump.conf key
+#   ol_conf_default KEY [REL]   KEY's default (kernel and initrd name REL)
+#   ol_conf_check KEY VALUE     true when VALUE is valid for KEY; else false
+#                               with the reason in $ol_error
+#   ol_conf_get FILE KEY        KEY's last value in FILE, or its default
+#   ol_conf_all FILE KEY        every value of KEY in FILE, joined by blanks
+#   ol_conf_load FILE [REL]     validates FILE whole and sets ol_target,
+#                               ol_mntopts, ol_path, ol_mount_wait,
+#                               ol_compress, ol_dump_level, ol_final,
+#                               ol_kernel, ol_initrd, ol_append and
+#                               ol_collector; false with $ol_error when bad
+#   ol_resolve_target           turns ol_target "auto" into FSTYPE:SOURCE
+#   ol_fs_of_path PATH          FSTYPE:SOURCE of the mount holding PATH
+#   ol_capture_args             the oopslimit.*= words for the capture kernel
+#   ol_capture_parse WORDS...   sets the capture settings from such words,
+#                               defaults for those missing
+
+# Every key, in the order kdump.conf describes them.
+OL_CONF_KEYS='target mount_options path mount_wait compress dump_level final_action kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn'
+# The panic policy: applied to the running kernel, never to the capture one.
+OL_POLICY_KEYS='oops_limit warn_limit panic_on_oops panic_on_warn'
+# File systems that do not outlive a reboot, refused as an "auto" target.
+OL_VOLATILE_FS='tmpfs ramfs rootfs devtmpfs proc sysfs overlay'
+ol_error=''
+
+ol_conf_known_key() {
+	case " $OL_CONF_KEYS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# The policy keys default to nothing: the running kernel's value is kept.
+ol_conf_default() {
+	case $1 in
+	target) echo auto ;;
+	path) echo /var/crash ;;
+	mount_wait) echo 30 ;;
+	compress) echo lzo ;;
+	dump_level) echo 31 ;;
+	final_action) echo reboot ;;
+	kernel) echo "/boot/vmlinuz-${2:-$(uname -r)}" ;;
+	initrd) echo "/boot/initrd.img-${2:-$(uname -r)}-oopslimit" ;;
+	*) echo '' ;;
+	esac
+}
+
+ol_is_uint() {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	[ ${#1} -le 10 ] && [ "$1" -le 4294967295 ]
+}
+
+# The messages name the key and the bad value; callers put the file first.
+ol_conf_check() {
+	ol_error=''
+	case $1 in
+	target)
+		case $2 in
+		*[[:space:]]*) ol_error='target cannot contain blanks' ;;
+		auto | ?*:?*) ;;
+		*) ol_error="target is FSTYPE:SOURCE (e.g. ext4:/dev/vdb1) or auto, not '$2'" ;;
+		esac ;;
+	path)
+		case $2 in
+		*[[:space:]]*) ol_error='path and mount_options cannot contain blanks' ;;
+		/*) ;;
+		*) ol_error="path must be absolute, not '$2'" ;;
+		esac ;;
+	mount_options)
+		case $2 in *[[:space:]]*) ol_error='path and mount_options cannot contain blanks' ;; esac ;;
+	mount_wait)
+		ol_is_uint "$2" || ol_error="mount_wait takes seconds, not '$2'" ;;
+	compress)
+		case $2 in lzo | zlib | none) ;; *) ol_error="compress is lzo, zlib or none, not '$2'" ;; esac ;;
+	dump_level)
+		{ ol_is_uint "$2" && [ "$2" -le 31 ]; } || ol_error="dump_level is 0 to 31, not '$2'" ;;
+	final_action)
+		case $2 in reboot | poweroff) ;; *) ol_error="final_action is reboot or poweroff, not '$2'" ;; esac ;;
+	oops_limit | warn_limit)
+		[ -z "$2" ] || ol_is_uint "$2" || ol_error="$1 takes a number from 0 to 4294967295, not '$2'" ;;
+	panic_on_oops | panic_on_warn)
+		case $2 in '' | 0 | 1) ;; *) ol_error="$1 is 0 or 1, not '$2'" ;; esac ;;
+	kernel | initrd | capture_append) ;;
+	*) ol_error="unknown key '$1'" ;;
+	esac
+	[ -z "$ol_error" ]
+}
+
+# _ol_values FILE KEY: every value of KEY, one a line, blanks around trimmed.
+_ol_values() {
+	sed -n "s/^[[:space:]]*$2[[:space:]]\{1,\}\(.*[^[:space:]]\)[[:space:]]*\$/\1/p" "$1"
+}
+
+ol_conf_get() {
+	_ol_v=$(_ol_values "$1" "$2" | tail -n 1)
+	[ -n "$_ol_v" ] || _ol_v=$(ol_conf_default "$2" "${ol_release:-}")
+	echo "$_ol_v"
+}
+
+ol_conf_all() {
+	_ol_values "$1" "$2" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# _ol_bad_line FILE: "N:LINE" of the first line that is neither blank, a
+# comment, nor a known key with a value.
+_ol_bad_line() {
+	_ol_n=0
+	while read -r _ol_k _ol_v || [ -n "$_ol_k" ]; do
+		_ol_n=$((_ol_n + 1))
+		case ${_ol_k:-#} in '#'*) continue ;; esac
+		if [ -z "$_ol_v" ] || ! ol_conf_known_key "$_ol_k"; then
+			echo "$_ol_n:$_ol_k${_ol_v:+ $_ol_v}"
+			return
+		fi
+	done <"$1"
+}
+
+ol_conf_load() {
+	_ol_conf=$1
+	ol_release=${2:-$(uname -r)}
+	ol_error=''
+	if [ ! -r "$_ol_conf" ]; then
+		ol_error="cannot read the config $_ol_conf"
+		return 1
+	fi
+	_ol_bad=$(_ol_bad_line "$_ol_conf")
+	if [ -n "$_ol_bad" ]; then
+		ol_error="$_ol_conf:$_ol_bad: unknown key or missing value"
+		return 1
+	fi
+	for _ol_key in $OL_CONF_KEYS; do
+		[ "$_ol_key" = capture_append ] && continue
+		ol_conf_check "$_ol_key" "$(ol_conf_get "$_ol_conf" "$_ol_key")" || {
+			ol_error="$_ol_conf: $ol_error"
+			return 1
+		}
+	done
+	ol_target=$(ol_conf_get "$_ol_conf" target)
+	ol_mntopts=$(ol_conf_get "$_ol_conf" mount_options)
+	ol_path=$(ol_conf_get "$_ol_conf" path)
+	ol_mount_wait=$(ol_conf_get "$_ol_conf" mount_wait)
+	ol_compress=$(ol_conf_get "$_ol_conf" compress)
+	ol_dump_level=$(ol_conf_get "$_ol_conf" dump_level)
+	ol_final=$(ol_conf_get "$_ol_conf" final_action)
+	ol_kernel=$(ol_conf_get "$_ol_conf" kernel)
+	ol_initrd=$(ol_conf_get "$_ol_conf" initrd)
+	ol_append=$(ol_conf_all "$_ol_conf" capture_append)
+	# -E (uncompressed ELF) cannot be combined with a kdump-compressed option
+	case $ol_compress in
+	lzo) ol_collector="-l,-d,$ol_dump_level" ;;
+	zlib) ol_collector="-c,-d,$ol_dump_level" ;;
+	none) ol_collector="-E,-d,$ol_dump_level" ;;
+	esac
+	ol_resolve_target
+}
+
+# The file system that holds $1, as FSTYPE:SOURCE, from the mount table
+# ($OL_MOUNTS, for tests; /proc/self/mounts otherwise).
+ol_fs_of_path() {
+	awk -v p="$1" '
+		{ m = $2; gsub(/\\040/, " ", m)
+		  if ((p == m || index(p "/", m == "/" ? "/" : m "/") == 1) && length(m) >= best) {
+			best = length(m); found = $3 ":" $1 } }
+		END { if (found != "") print found }' "${OL_MOUNTS:-/proc/self/mounts}"
+}
+
+ol_resolve_target() {
+	[ "$ol_target" = auto ] || return 0
+	ol_target=$(ol_fs_of_path "$ol_path")
+	case ${ol_target%%:*} in
+	'')
+		ol_error="no mounted file system holds $ol_path: set target in $_ol_conf"
+		return 1 ;;
+	*)
+		case " $OL_VOLATILE_FS " in *" ${ol_target%%:*} "*)
+			ol_error="$ol_path is on ${ol_target%%:*}, which does not survive a reboot: set target in $_ol_conf"
+			return 1 ;;
+		esac ;;
+	esac
+	ol_conf_check target "$ol_target" || { ol_error="$_ol_conf: $ol_error"; return 1; }
+}
+
+# --- the capture kernel's command line ---------------------------------------------
+# The capture settings travel as oopslimit.KEY=VALUE words, so that one
+# capture initramfs serves any config.
+ol_capture_args() {
+	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=$ol_path oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final"
+}
+
+ol_capture_parse() {
+	ol_target='' ol_mntopts=''
+	ol_path=$(ol_conf_default path)
+	ol_mount_wait=$(ol_conf_default mount_wait)
+	ol_final=$(ol_conf_default final_action)
+	ol_collector="-l,-d,$(ol_conf_default dump_level)"
+	for _ol_arg in "$@"; do
+		case $_ol_arg in
+		oopslimit.target=*) ol_target=${_ol_arg#*=} ;;
+		oopslimit.mntopts=*) ol_mntopts=${_ol_arg#*=} ;;
+		oopslimit.path=*) ol_path=${_ol_arg#*=} ;;
+		oopslimit.collector=*) ol_collector=${_ol_arg#*=} ;;
+		oopslimit.mount_wait=*) ol_mount_wait=${_ol_arg#*=} ;;
+		oopslimit.final=*) ol_final=${_ol_arg#*=} ;;
+		esac
+	done
+}
