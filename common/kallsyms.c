@@ -34,12 +34,13 @@
 
 /*
  * Symbols whose addresses VMCOREINFO also gives: they decide how the
- * offsets are encoded and prove the decoded addresses right.
+ * offsets are encoded and prove the decoded addresses right.  Not
+ * mem_section or swapper_pg_dir: VMCOREINFO_SYMBOL_ARRAY() gives the
+ * value of a pointer, not where the pointer is.
  */
 static const char *const anchor_names[] = {
-	"_stext", "init_uts_ns", "node_online_map", "swapper_pg_dir", "init_top_pgt",
-	"vmap_area_list", "mem_section", "node_data", "prb", "printk_rb_static",
-	"clear_seq",
+	"_stext", "init_uts_ns", "node_online_map", "init_top_pgt", "vmap_area_list",
+	"node_data", "prb", "printk_rb_static", "clear_seq",
 };
 #define NANCHORS (sizeof(anchor_names) / sizeof(anchor_names[0]))
 

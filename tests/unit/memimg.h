@@ -21,7 +21,7 @@
 #include "../../common/dumpmem.h"
 #include "../../common/vmcoreinfo.h"
 
-#define MEMIMG_SEGS 64
+#define MEMIMG_SEGS 256
 
 struct memimg {
 	const char *vmci;
