@@ -25,7 +25,9 @@
 
 #include "defs.h"
 
+#include "../common/kallsyms.h"
 #include "../common/report.h"
+#include "../common/vmcoreinfo.h"
 #include "symfile.h"
 
 static void cmd_oopslimit(void);
@@ -128,7 +130,7 @@ static bool vmcoreinfo(const char *key, char *value, size_t len, enum ol_source 
 		*src = OL_SRC_VMCOREINFO;
 		return true;
 	}
-	if (vmci_mem_len && olx_vmcoreinfo_find(vmci_mem, vmci_mem_len, key, value, len)) {
+	if (vmci_mem_len && ol_vmcoreinfo_find(vmci_mem, vmci_mem_len, key, value, len) == 0) {
 		*src = OL_SRC_VMCOREINFO_MEM;
 		return true;
 	}
@@ -143,10 +145,31 @@ static const char *vmci_name(enum ol_source src)
 static bool vmcoreinfo_symbol(const char *name, ulong *addr, enum ol_source *src)
 {
 	char key[OLX_NAME + 16], value[64];
+	uint64_t a;
 
 	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
-	return vmcoreinfo(key, value, sizeof(value), src) && olx_parse_hex(value, addr);
+	if (!vmcoreinfo(key, value, sizeof(value), src) || ol_parse_u64(value, 16, &a) != 0)
+		return false;
+	*addr = (ulong)a;
+	return true;
 }
+
+/* The dump's memory and VMCOREINFO for the decoders of common/. */
+static int mem_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	return readmem((ulonglong)addr, KVADDR, buf, (long)len, "oopslimit", RETURN_ON_ERROR | QUIET) ? 0 : -1;
+}
+
+static int mem_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	enum ol_source src;
+
+	(void)ctx;
+	return vmcoreinfo(key, buf, len, &src) ? 0 : -1;
+}
+
+static const struct ol_mem crash_mem = { mem_read, mem_vmcoreinfo, NULL };
 
 /*
  * A vmlinux of another build loads and may even look fine; its symbols
@@ -289,6 +312,43 @@ static void read_var(struct ol_report *r, enum ol_var_id id, unsigned int size)
 	}
 }
 
+/*
+ * The last resort, for a variable neither the vmlinux nor VMCOREINFO
+ * locates (a vmlinux without that symbol, a kernel without our patches):
+ * the dump's own kallsyms tables, read through crash.
+ */
+static void find_by_kallsyms(struct ol_report *r)
+{
+	struct ol_ksym syms[OL_NVARS];
+	enum ol_var_id ids[OL_NVARS];
+	char err[OL_TEXT], why[OL_TEXT], type;
+	size_t n = 0, i;
+	uint64_t addr;
+
+	for (i = 0; i < OL_NVARS; i++) {
+		if (r->var[i].found || r->live)
+			continue;
+		memset(&syms[n], 0, sizeof(syms[n]));
+		syms[n].name = ol_vars[i].symbol;
+		ids[n++] = (enum ol_var_id)i;
+	}
+	if (n == 0 || !vmcoreinfo_symbol("kallsyms_names", &addr, &(enum ol_source){ OL_SRC_NONE }))
+		return;
+	if (ol_kallsyms_find(&crash_mem, syms, n, NULL, err, sizeof(err)) != 0) {
+		ol_note(r, "kallsyms: %s", err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (ol_ksym_pick(&syms[i], &addr, &type, why, sizeof(why)) != 0) {
+			if (syms[i].found)
+				ol_note(r, "kallsyms: %s", why);
+			continue;
+		}
+		found(&r->var[ids[i]], (ulong)addr, OL_SRC_KALLSYMS, "kallsyms in the dump, type %c", type);
+		read_var(r, ids[i], ol_vars[ids[i]].size);
+	}
+}
+
 static void find_and_read(struct ol_report *r)
 {
 	/* crash's relocation: running address = link-time address - kt->relocate */
@@ -306,6 +366,7 @@ static void find_and_read(struct ol_report *r)
 		find_var(r, (enum ol_var_id)i, offset, &size);
 		read_var(r, (enum ol_var_id)i, size);
 	}
+	find_by_kallsyms(r);
 }
 
 /*

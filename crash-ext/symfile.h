@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where a file-scoped static lives, from the vmlinux ELF symbol table, and
- * what a VMCOREINFO text says about a symbol.  Plain C, no crash calls, so
- * tests/unit/crash-ext-symfile.c can test it against a small ELF it links.
+ * Where a file-scoped static lives, from the vmlinux ELF symbol table: the
+ * one thing crash's API cannot say, since crash keeps no STT_FILE entries.
+ * Plain C, no crash calls, so tests/unit/symfile-test.c can test it against
+ * a small ELF it links.
  */
 #ifndef OOPSLIMIT_SYMFILE_H
 #define OOPSLIMIT_SYMFILE_H
@@ -61,15 +62,5 @@ const struct olx_elfsym *olx_symtab_pick(const struct olx_symtab *tab, const cha
 
 /* The link-time address of a symbol kept by name ("_stext"); false if absent. */
 bool olx_symtab_value(const struct olx_symtab *tab, const char *name, unsigned long *value);
-
-/*
- * Finds "KEY=value" on a line of a VMCOREINFO text (len bytes, need not be
- * terminated) and copies the value.  False when absent or too long.
- */
-bool olx_vmcoreinfo_find(const char *text, size_t len, const char *key,
-			 char *value, size_t value_len);
-
-/* Parses a whole hexadecimal address ("ffffffff81cc00b4", optional 0x). */
-bool olx_parse_hex(const char *s, unsigned long *out);
 
 #endif

@@ -22,9 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libkdumpfile/kdumpfile.h>
-
+#include "../common/kallsyms.h"
+#include "../common/printk.h"
 #include "../common/report.h"
+#include "dump.h"
 
 #define PROG "oopslimit-reason"
 
@@ -58,96 +59,130 @@ static void warnx(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Reads one variable through its VMCOREINFO SYMBOL() line. */
-static void read_var(kdump_ctx_t *ctx, struct ol_report *r, enum ol_var_id id)
+/* Reads a variable at the address found, size bytes, little-endian. */
+static void read_value(struct ol_report *r, const struct ol_mem *mem, enum ol_var_id id)
 {
-	const struct ol_var_info *info = &ol_vars[id];
 	struct ol_var *v = &r->var[id];
-	char key[OL_SHORT + 8];
-	kdump_addr_t addr;
-	uint64_t u64 = 0;
-	uint32_t u32 = 0;
-	size_t len = info->size;
+	uint8_t buf[8];
 
-	snprintf(key, sizeof(key), "SYMBOL(%s)", info->symbol);
-	if (kdump_vmcoreinfo_symbol(ctx, info->symbol, &addr) != KDUMP_OK) {
-		kdump_clear_err(ctx);
-		return;
-	}
-	v->found = true;
-	v->addr = addr;
-	v->source = OL_SRC_VMCOREINFO;
-	snprintf(v->how, sizeof(v->how), "%s in VMCOREINFO", key);
-	if (kdump_read(ctx, KDUMP_KVADDR, addr, info->size == 8 ? (void *)&u64 : (void *)&u32, &len) !=
-	    KDUMP_OK || len != info->size) {
-		ol_note(r, "cannot read %s at 0x%" KDUMP_PRIxADDR ": %s", info->symbol, addr,
-			kdump_get_err(ctx) ? kdump_get_err(ctx) : "short read");
-		kdump_clear_err(ctx);
+	if (mem->read(mem->ctx, v->addr, buf, ol_vars[id].size) != 0) {
+		ol_note(r, "cannot read %s at 0x%" PRIx64 " (%s): not in the dump", ol_vars[id].symbol,
+			v->addr, v->how);
 		return;
 	}
 	v->read = true;
-	v->value = info->size == 8 ? kdump_d64toh(ctx, u64) : kdump_d32toh(ctx, u32);
+	v->value = ol_vars[id].size == 8 ? ol_le64(buf) : ol_le32(buf);
 }
 
-static void read_dump(const char *path, struct ol_report *r)
+/*
+ * The variables VMCOREINFO has no SYMBOL() line for (a kernel without our
+ * patches: every distribution kernel), through the dump's own kallsyms.
+ */
+static void find_by_kallsyms(struct ol_dump *d, struct ol_report *r)
 {
-	kdump_ctx_t *ctx;
-	char *val = NULL, *end;
-	int fd, i;
+	struct ol_ksym syms[OL_NVARS];
+	enum ol_var_id ids[OL_NVARS];
+	struct ol_kallsyms_info info;
+	char err[OL_TEXT], why[OL_TEXT], type;
+	size_t n = 0, i;
+	uint64_t addr;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		snprintf(r->dump_error, sizeof(r->dump_error), "cannot open %s: %s", path,
-			 strerror(errno));
+	for (i = 0; i < OL_NVARS; i++) {
+		if (r->var[i].found)
+			continue;
+		memset(&syms[n], 0, sizeof(syms[n]));
+		syms[n].name = ol_vars[i].symbol;
+		ids[n++] = (enum ol_var_id)i;
+	}
+	if (n == 0)
+		return;
+	if (ol_kallsyms_find(ol_dump_mem(d), syms, n, &info, err, sizeof(err)) != 0) {
+		ol_note(r, "kallsyms: %s", err);
 		return;
 	}
-	ctx = kdump_new();
-	if (!ctx) {
-		snprintf(r->dump_error, sizeof(r->dump_error), "out of memory");
-		close(fd);
-		return;
+	for (i = 0; i < n; i++) {
+		struct ol_var *v = &r->var[ids[i]];
+
+		if (ol_ksym_pick(&syms[i], &addr, &type, why, sizeof(why)) != 0) {
+			/* a kernel without the variable is no news; a collision is */
+			if (syms[i].found)
+				ol_note(r, "kallsyms: %s", why);
+			continue;
+		}
+		v->found = true;
+		v->addr = addr;
+		v->source = OL_SRC_KALLSYMS;
+		snprintf(v->how, sizeof(v->how), "kallsyms in the dump, type %c", type);
+		read_value(r, ol_dump_mem(d), ids[i]);
 	}
-	if (kdump_open_fd(ctx, fd) != KDUMP_OK) {
-		snprintf(r->dump_error, sizeof(r->dump_error), "cannot read %s as a dump: %s",
-			 path, kdump_get_err(ctx));
-		goto out;
-	}
-	/* libkdumpfile reads VMCOREINFO only once it knows the dump is Linux */
-	if (kdump_set_string_attr(ctx, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK) {
-		snprintf(r->dump_error, sizeof(r->dump_error), "%s is not a Linux dump: %s",
-			 path, kdump_get_err(ctx));
-		goto out;
-	}
-	/*
-	 * makedumpfile -d 1 and up leaves out pages that are all zero; a page
-	 * of kernel data is left out for no other reason, so it reads as zeros.
-	 */
-	if (kdump_set_number_attr(ctx, KDUMP_ATTR_ZERO_EXCLUDED, 1) != KDUMP_OK)
-		kdump_clear_err(ctx);
-	if (kdump_vmcoreinfo_line(ctx, "OSRELEASE", &val) == KDUMP_OK && val) {
-		snprintf(r->release, sizeof(r->release), "%s", val);
-		free(val);
-		val = NULL;
-	}
-	kdump_clear_err(ctx);
+}
+
+static struct ol_dump *read_dump(const char *path, struct ol_report *r)
+{
+	struct ol_dump *d;
+	const char *release;
+	char why[OL_TEXT];
+	int64_t when;
+	int i;
+
+	d = ol_dump_open(path, r->dump_error, sizeof(r->dump_error));
+	if (!d)
+		return NULL;
+	release = ol_dump_release(d);
+	if (release)
+		snprintf(r->release, sizeof(r->release), "%s", release);
 	/* crash_save_vmcoreinfo() adds it when the kernel enters kdump */
-	if (kdump_vmcoreinfo_line(ctx, "CRASHTIME", &val) == KDUMP_OK && val) {
-		r->crash_time = strtoull(val, &end, 10);
-		r->crashed = end != val && *end == '\0';
-		free(val);
+	if (ol_dump_crashtime(d, &when) == 0 && when >= 0) {
+		r->crashed = true;
+		r->crash_time = (uint64_t)when;
 	}
-	kdump_clear_err(ctx);
-	for (i = 0; i < OL_NVARS; i++)
-		read_var(ctx, r, (enum ol_var_id)i);
-	if (ol_report_no_limits(r))
+	if (!ol_dump_has_vmcoreinfo(d)) {
 		snprintf(r->dump_error, sizeof(r->dump_error),
-			 "no SYMBOL(oops_count) in VMCOREINFO: a kernel without the oopslimit patches");
-	else
+			 "the dump has no VMCOREINFO note at all: nothing locates the kernel's variables");
+		return d;
+	}
+	if (ol_dump_damage(d)[0])
+		snprintf(r->dump_error, sizeof(r->dump_error), "%s", ol_dump_damage(d));
+	for (i = 0; i < OL_NVARS; i++) {
+		struct ol_var *v = &r->var[i];
+
+		if (ol_dump_symbol(d, ol_vars[i].symbol, &v->addr, why, sizeof(why)) != 0)
+			continue;
+		v->found = true;
+		v->source = OL_SRC_VMCOREINFO;
+		snprintf(v->how, sizeof(v->how), "SYMBOL(%s) in VMCOREINFO", ol_vars[i].symbol);
+		read_value(r, ol_dump_mem(d), (enum ol_var_id)i);
+	}
+	find_by_kallsyms(d, r);
+	if (r->var[OL_V_TAINTED_MASK].read) {
 		ol_taint_letters(r->var[OL_V_TAINTED_MASK].value, r->taint, sizeof(r->taint));
-	r->have_taint = r->var[OL_V_TAINTED_MASK].read;
-out:
-	kdump_free(ctx);
-	close(fd);
+		r->have_taint = true;
+	}
+	return d;
+}
+
+static void ring_line(void *arg, const char *line, size_t len)
+{
+	(void)len;
+	ol_report_log_line(arg, line);
+}
+
+/* The log from the printk ring buffer in the dump itself. */
+static void read_ring(struct ol_dump *d, struct ol_report *r)
+{
+	struct ol_printk res;
+
+	snprintf(r->log_from, sizeof(r->log_from), "printk ring buffer");
+	if (ol_printk_read(ol_dump_mem(d), ring_line, r, &res) != 0) {
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "the printk ring buffer could not be read: %.190s",
+			 res.why);
+		return;
+	}
+	if (!res.reliable) {
+		r->log_unreliable = true;
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "the printk ring buffer does not decode reliably: %.190s",
+			 res.why);
+	}
 }
 
 /* Files of a dump directory are named without it: the directory moves. */
@@ -324,6 +359,7 @@ int main(int argc, char **argv)
 	static struct ol_report r;
 	struct ol_capture *cap = &r.capture;
 	const char *log = NULL, *json = NULL, *text = NULL, *dump = NULL;
+	struct ol_dump *dumpf;
 	char *def_log = NULL, *end;
 	struct stat st;
 	int c, rc = 0;
@@ -394,7 +430,7 @@ int main(int argc, char **argv)
 		warnx("--time, --dump, --error, --collector-exit and --seconds go with --capture");
 		return 2;
 	}
-	read_dump(argv[optind], &r);
+	dumpf = read_dump(argv[optind], &r);
 	if (!log) {
 		const char *slash = strrchr(argv[optind], '/');
 		int dirlen = slash ? (int)(slash - argv[optind] + 1) : 0;
@@ -408,9 +444,11 @@ int main(int argc, char **argv)
 	}
 	if (log)
 		read_log(log, &r);
+	else if (dumpf)
+		read_ring(dumpf, &r);
 	else
 		snprintf(r.log_trouble, sizeof(r.log_trouble),
-			 "no kernel log: no -l FILE and no vmcore-dmesg.txt beside the dump");
+			 "no kernel log: the dump could not be read and there is no -l FILE or vmcore-dmesg.txt beside it");
 	ol_log_done(&r.log);
 	counters_from_log(&r);
 	ol_report_judge(&r);
@@ -423,6 +461,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	if (text && write_report(text, false, &r, (size_t)reserve) != 0)
 		rc = 1;
+	ol_dump_close(dumpf);
 	free(def_log);
 	return rc;
 }

@@ -28,7 +28,6 @@ for p in "${parts[@]}"; do
 done
 
 scenario_setup >&2
-make -s -C "$OOPSLIMIT_TOP/crash-ext" >&2 || die "building the crash extension failed"
 work=$OOPSLIMIT_CACHE/bench
 mkdir -p "$work"
 out=$OOPSLIMIT_TOP/bench/results.md
@@ -175,14 +174,14 @@ bench_analysis() {
 	say "analysis: $runs runs each of crash -x oopslimit, crash sys, drgn, oopslimit-reason"
 	for i in $(seq "$runs"); do
 		t0=$(now_ms)
-		CRASH_EXTENSIONS=$OOPSLIMIT_TOP/crash-ext crash -s -x --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" \
+		CRASH_EXTENSIONS=$crash_ext crash -s -x --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" \
 			-i "$work/ext.cmd" </dev/null >"$work/ext.out" 2>&1
 		ext+=("$(secs_since "$t0")")
 		t0=$(now_ms)
 		crash -s --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" -i "$work/sys.cmd" </dev/null >"$work/sys.out" 2>&1
 		sys+=("$(secs_since "$t0")")
 		t0=$(now_ms)
-		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/crash/drgn-counters.py" "$d/vmcore" "$limits_dir/vmlinux" \
+		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$d/vmcore" "$limits_dir/vmlinux" \
 			>"$work/drgn.out" 2>&1 || true
 		drgn+=("$(secs_since "$t0")")
 		t0=$(now_ms)

@@ -1,8 +1,9 @@
 #!/bin/bash
-# The main job, from nothing to a verdict: build (or reuse) the kernel, the
-# guest and capture initramfs images and the crash extension; boot the guest;
-# load kdump; provoke the policy until the kernel panics; let the capture
-# kernel save the dump; run crash with the oopslimit extension on it.
+# The main job, from nothing to a verdict: build (or reuse) the limits kernel,
+# the guest and capture initramfs images and the crash extension; boot the
+# guest; load kdump; provoke the policy until the kernel panics; let the
+# capture kernel save the dump; read it with crash's oopslimit extension (and
+# the recorder, and drgn: the harness checks they agree).
 #
 # Usage: scripts/main.sh [-p POLICY] [-n N] [-m MEM] [-c CRASHKERNEL]
 #   -p  warn_limit (default), oops_limit, ubsan (warn_limit reached by a
@@ -43,23 +44,23 @@ policy_lines() {
 	case $policy in
 	warn_limit)
 		printf '%s\n' "kdump   warn_limit $n" "step    trigger WARNING $n" \
-			"expect  reason reason warn_limit" "expect  reason origin kernel" \
-			"expect  reason warn_count $n" "expect  reason warn_limit $n" ;;
+			"expect  report reason warn_limit" "expect  report origin kernel" \
+			"expect  report warn_count $n" "expect  report warn_limit $n" ;;
 	oops_limit)
 		printf '%s\n' "kdump   oops_limit $n" "step    trigger EXCEPTION $n" \
-			"expect  reason reason oops_limit" "expect  reason oops_count $n" "expect  reason oops_limit $n" ;;
+			"expect  report reason oops_limit" "expect  report oops_count $n" "expect  report oops_limit $n" ;;
 	ubsan)
 		[ "$n" -ge 2 ] || die "-p ubsan needs -n 2 or more (UBSAN reports a call site once)"
 		printf '%s\n' "kdump   warn_limit $n" "step    trigger WARNING $((n - 1))" "step    trigger ARRAY_BOUNDS 1" \
-			"expect  reason reason warn_limit" "expect  reason origin UBSAN" "expect  reason warn_count $n" ;;
+			"expect  report reason warn_limit" "expect  report origin UBSAN" "expect  report warn_count $n" ;;
 	panic_on_warn)
 		printf '%s\n' "kdump   panic_on_warn 1" "step    trigger WARNING 1" \
-			"expect  reason reason panic_on_warn" "expect  reason origin kernel" ;;
+			"expect  report reason panic_on_warn" "expect  report origin kernel" ;;
 	panic_on_oops)
 		printf '%s\n' "kdump   panic_on_oops 1" "step    trigger EXCEPTION 1" \
-			"expect  reason reason panic_on_oops" ;;
+			"expect  report reason panic_on_oops" ;;
 	sysrq)
-		printf '%s\n' "step    sysrq c" "expect  reason reason other" "expect  reason detail sysrq" ;;
+		printf '%s\n' "step    sysrq c" "expect  report reason sysrq" ;;
 	*) die "unknown policy '$policy': warn_limit, oops_limit, ubsan, panic_on_warn, panic_on_oops or sysrq" ;;
 	esac
 }
@@ -154,36 +155,55 @@ scenario_watch() {
 total_t0=$(now_ms)
 stage build
 log=$job/build.log
-{
-	scenario_setup
-	make -s -C "$OOPSLIMIT_TOP/crash-ext" >/dev/null
-} >"$log" 2>&1 || stage_failed "building failed" "$log"
+# The build runs in the background; its progress (what is being built, for
+# how long, how many of the kernel's objects are compiled) is shown while it
+# goes: on one line that updates itself on a terminal, else every 30 s.
+OOPSLIMIT_VARIANTS=limits scenario_setup >"$log" 2>&1 &
+build_pid=$!
+kbuild_log=$OOPSLIMIT_CACHE/work/limits/obj/build.log
+# A tinyconfig build of the limits kernel compiles about 1070 files.
+objects=1070
+shown=0
+while kill -0 "$build_pid" 2>/dev/null; do
+	sleep 1
+	what=$(grep -v '^ *$' "$log" 2>/dev/null | tail -n 1 | sed 's/^[a-z-]*\.sh: //' | cut -c1-60)
+	progress=''
+	if [ -r "$kbuild_log" ] && [ "$kbuild_log" -nt "$log" ] && grep -q 'building limits kernel' "$log"; then
+		progress=", $(grep -c '^  CC ' "$kbuild_log" || true)/~$objects objects"
+	fi
+	if [ -t 3 ]; then
+		printf '\r[1/6] %-12s %6s s  %s%s\033[K' build "$(since "$stage_t0")" "$what" "$progress" >&3
+	elif [ $(($(now_ms) - stage_t0 - shown)) -ge 30000 ]; then
+		shown=$((shown + 30000))
+		printf '\n      ... %s s: %s%s' "$(since "$stage_t0")" "$what" "$progress" >&3
+	fi
+done
+[ -t 3 ] && printf '\r[1/6] %-12s ' build >&3
+[ "$shown" -eq 0 ] || printf '\n[1/6] %-12s ' build >&3
+wait "$build_pid" || stage_failed "building failed" "$log"
+# (the background build set these in its own shell: read them again)
+OOPSLIMIT_VARIANTS=limits scenario_setup >>"$log" 2>&1 || stage_failed "building failed" "$log"
 stage_done "kernel $(cat "$limits_dir/kernelrelease"), capture initramfs $(du -k "$capture_initrd" | cut -f1) KiB"
 
+# The harness reads the dump with every reader once QEMU has ended: that is
+# the analysis stage.
+scenario_reading() {
+	stage_done "$(jq -r '"vmcore \(.capture.dump_bytes) bytes in \(.capture.seconds) s"' \
+		"$(dump_dirs "$1" | head -n 1)/reason.json" 2>/dev/null || echo 'no reason.json')"
+	stage analyse
+}
+
 out=$job/scenario.log
-if ! run_scenario "$scn" >"$out" 2>&1; then
-	:
-fi
+run_scenario "$scn" >"$out" 2>&1 || true
 dir=$OOPSLIMIT_CACHE/runs/main-$policy
 if ! grep -q '^ok ' "$out"; then
 	printf 'FAILED\n' >&3
-	sed -n 's/^# //p' "$out" | tail -n 8 >&2
+	sed -n 's/^# //p' "$out" | grep -v '^  *| ' | tail -n 8 >&2
 	die "stage '$stage_name' failed: the run did not meet its expectations (log: $out, console: $dir/console.log)"
 fi
-dumpdir=$(dump_dirs "$dir" | head -n 1)
-stage_done "$(jq -r '"vmcore \(.capture.dump_bytes) bytes in \(.capture.seconds) s"' "$dumpdir/reason.json")"
-
-stage analyse
-log=$job/crash.log
-printf 'oopslimit\nquit\n' >"$job/crash.cmd"
-CRASH_EXTENSIONS=$OOPSLIMIT_TOP/crash-ext crash -s -x --kaslr auto "$limits_dir/vmlinux" "$dumpdir/vmcore" \
-	-i "$job/crash.cmd" </dev/null >"$log" 2>&1 || stage_failed "crash failed" "$log"
-verdict=$(grep -m1 -i '^ *verdict' "$log" || true)
-[ -n "$verdict" ] || stage_failed "no verdict in crash's output" "$log"
-stage_done "crash -x oopslimit"
+stage_done "crash -x oopslimit; the recorder and drgn agree"
 
 printf '\n'
-# what the command printed, without crash's start-up chatter
-sed -n '/oopslimit.so: shared object loaded/,$p' "$log" | sed '1d; /^$/d'
-printf '\ndump directory: %s\n' "$dumpdir"
+cat "$dir/crash/text"
+printf '\ndump directory: %s\n' "$(dump_dirs "$dir" | head -n 1)"
 printf 'total: %s s\n' "$(since "$total_t0")"

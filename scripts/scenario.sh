@@ -1,20 +1,23 @@
 # shellcheck shell=bash
-# The scenario harness, shared by the test suite (tests/run.sh), the main job
-# (scripts/main.sh) and the kernel verifier (scripts/verify.sh).  Source it
-# after lib.sh; it defines functions and runs nothing.
+# The scenario harness, the one runner of tests/scenarios/*.scn, shared by the
+# test suite (tests/run.sh), the main job (scripts/main.sh), the kernel
+# verifier (scripts/verify.sh) and the benchmarks (scripts/bench.sh).  Source
+# it after lib.sh; it defines functions and runs nothing.
 #
 # A scenario is one file of directives; scenario_validate checks it whole
 # before anything boots, scenario_setup builds what the runs need and
-# run_scenario boots it in QEMU and judges the result (TAP through result()).
-
-# --- scenario files: checked whole before anything runs ------------------------
-# Directives, one a line ('#' starts a comment):
+# run_scenario boots it in QEMU (or takes another scenario's dump), reads the
+# dump with every reader and judges the result (TAP through result()).
+#
+# --- the directives ---------------------------------------------------------------
+# One a line; '#' starts a comment.
 #   about TEXT            what the scenario shows
 #   kernel limits|baseline
 #   append ARGS           extra kernel command line
 #   timeout SECONDS       hard limit for the boot (default 120)
-#   dump yes              write a memory dump at the panic or at "hold"
 #   memory SIZE           guest memory (QEMU -m; default 512M)
+#   dump yes              write a QEMU memory dump (ELF, with the VMCOREINFO
+#                         note) at the panic or at "hold"
 #   kdump KEY VALUE       a line of the guest's kdump.conf: the run is a kdump
 #                         run, with the capture kernel and the dracut-built
 #                         capture initramfs in the run directory, dumps going
@@ -23,41 +26,91 @@
 #   disk SIZE             an ext4 disk of SIZE as /dev/vda (a kdump target);
 #                         its dump directories are copied out after the run
 #   step PLAN-LINE        a line of the guest plan (see tests/guest/init)
+# Reading another scenario's dump instead of booting (it is run first when
+# its dump is missing or older than its kernel, scenario file or images):
+#   dump-of SCENARIO      its kdump vmcore, else its QEMU memory dump
+# What the readers get (for damaged-input scenarios):
+#   damage truncate BYTES|N%|log
+#                         a copy cut to this size, or where the kernel log's
+#                         buffers begin (boot with log_buf_len= so that they
+#                         are allocated high)
+#   damage drop SYMBOL    a copy whose program headers leave out the page
+#                         holding SYMBOL (a QEMU dump: a dump filtered of it)
+#   vmlinux limits|baseline
+#                         the vmlinux crash gets (default: the booted one's)
+#   vmlinux-moved SYMBOL DELTA
+#                         a copy of the vmlinux whose symbol table puts SYMBOL
+#                         DELTA bytes away: crash accepts it, it is wrong
+#   crash ARGS            crash's arguments (default --kaslr auto: crash 8.0.2
+#                         relocates a module-less kernel only when asked)
+#   drgn no               no drgn cross-check (a vmlinux that does not match)
+# Expectations (a scenario needs at least one):
 #   expect record NAME VALUE   the guest recorded NAME as VALUE
 #   expect panic TEXT     the kernel panicked with exactly this message
 #   expect survived       the guest ran every step and no panic happened
 #   expect count N TEXT   N console lines contain TEXT
-#   expect vmcoreinfo     the dump's vmcoreinfo note has SYMBOL() lines for the
-#                         four counters and limits, at System.map + KASLR offset
 #   expect capture complete|failed|unmounted
 #                         complete: one dump directory with a kdump-compressed
 #                         vmcore, vmcore-dmesg.txt, reason.json and reason.txt,
 #                         no vmcore-incomplete; failed: a directory with
 #                         vmcore-incomplete and reason.json but no vmcore;
 #                         unmounted: no directory, reason.json on the console
-#   expect reason KEY VALUE   reason.json's KEY (jq path without the dot, e.g.
-#                         capture.status) is VALUE
 #   expect kdump ARGS => STATUS TEXT
 #                         the guest's "kdump ARGS" step exited with STATUS and
 #                         its last line contains TEXT; a kdump step without
 #                         such a line must exit 0
+#   expect report KEY VALUE
+#                         every report of the dump (the capture's reason.json,
+#                         oopslimit-reason run here on the dump, crash's
+#                         "oopslimit -j") has KEY (a jq path without the
+#                         leading dot) equal to VALUE as jq -r prints it
+#                         ("expect reason" is the same)
+#   expect recorder KEY VALUE  the same, for oopslimit-reason's reports alone
+#   expect crash KEY VALUE     the same, for crash's report alone (their
+#                         reader-specific members)
+#   expect text LABEL VALUE    crash's "oopslimit" prints "LABEL: VALUE"
+#   expect textin LABEL TEXT   some "LABEL: ..." line of it contains TEXT
+#   expect sys TEXT       crash's own "sys" PANIC line is exactly TEXT
+#   expect refused TEXT   crash refuses the dump, saying TEXT, and ends cleanly
+#   expect kaslr yes|no   the kernel ran relocated (drgn's offset is not 0)
+#   expect vmcoreinfo     the dump's VMCOREINFO has the SYMBOL() lines of
+#                         patches/oopslimit/ at System.map + the KASLR offset
+#
+# Every dump is also read by every reader that can, and the run fails unless
+# each report validates against common/report.schema.json, the reports agree
+# on every member but the reader-specific ones, crash's session goes on after
+# the command, its output is printable and free of crash's "error"/"invalid",
+# and crash's values and addresses equal what drgn reads from the same dump.
+
+# shellcheck source=../kdump/oopslimit-lib.sh
+. "$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh"
+
+scenario_dir=$OOPSLIMIT_TOP/tests/scenarios
+schema=$OOPSLIMIT_TOP/common/report.schema.json
+
+# scenario_path NAME|PATH: the scenario file.
+scenario_path() {
+	case $1 in
+	*/*) printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$scenario_dir/$1.scn" ;;
+	esac
+}
+
 scenario_validate() {
-	local f=$1 n=0 key rest kernel='' steps=0
+	local f=$1 n=0 key rest boots=0 steps=0 src=''
+	[ -r "$f" ] || die "no scenario $f"
 	while read -r key rest; do
 		n=$((n + 1))
 		case $key in
 		'' | '#'*) ;;
 		about | append) ;;
+		kernel)
+			case $rest in limits | baseline) boots=$((boots + 1)) ;; *) die "$f:$n: kernel is limits or baseline, not '$rest'" ;; esac ;;
 		memory | disk)
 			[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'" ;;
 		kdump)
-			case ${rest%% *} in
-			target | mount_options | path | mount_wait | compress | dump_level | final_action | capture_append | \
-				oops_limit | warn_limit | panic_on_oops | panic_on_warn) ;;
-			*) die "$f:$n: unknown kdump.conf key '${rest%% *}'" ;;
-			esac ;;
-		kernel)
-			case $rest in limits | baseline) kernel=$rest ;; *) die "$f:$n: kernel is limits or baseline, not '$rest'" ;; esac ;;
+			ol_conf_known_key "${rest%% *}" || die "$f:$n: unknown kdump.conf key '${rest%% *}'"
+			ol_conf_check "${rest%% *}" "${rest#* }" || die "$f:$n: $ol_error" ;;
 		timeout)
 			[[ $rest =~ ^[1-9][0-9]*$ ]] || die "$f:$n: timeout takes seconds, not '$rest'" ;;
 		dump)
@@ -67,9 +120,30 @@ scenario_validate() {
 			trigger | record | write | sysctl | console | kallsyms | sysrq | hold | kdump) steps=$((steps + 1)) ;;
 			*) die "$f:$n: unknown step '${rest%% *}'" ;;
 			esac ;;
+		dump-of)
+			src=$rest
+			[ -r "$(scenario_path "$rest")" ] || die "$f:$n: no scenario '$rest' to take the dump of" ;;
+		damage)
+			case $rest in
+			truncate\ log | drop\ ?*) ;;
+			truncate\ *) [[ ${rest#truncate } =~ ^[1-9][0-9]*%?$ ]] ||
+				die "$f:$n: damage truncate takes BYTES, N% or log" ;;
+			*) die "$f:$n: damage is 'truncate BYTES|N%|log' or 'drop SYMBOL'" ;;
+			esac ;;
+		vmlinux)
+			case $rest in limits | baseline) ;; *) die "$f:$n: vmlinux is limits or baseline" ;; esac ;;
+		vmlinux-moved)
+			[[ $rest =~ ^[A-Za-z_][A-Za-z0-9_.]*\ [-+]?(0x)?[0-9a-fA-F]+$ ]] ||
+				die "$f:$n: vmlinux-moved takes SYMBOL DELTA" ;;
+		crash) [ -n "$rest" ] || die "$f:$n: crash needs its arguments" ;;
+		drgn) [ "$rest" = no ] || die "$f:$n: drgn takes 'no'" ;;
 		expect)
 			case ${rest%% *} in
-			record | panic | survived | count | vmcoreinfo | reason) ;;
+			record | panic | survived | count | vmcoreinfo | sys | refused) ;;
+			report | reason | recorder | crash | text | textin)
+				[[ $rest == *' '*' '* ]] || die "$f:$n: expect ${rest%% *} needs a name and a value" ;;
+			kaslr)
+				case ${rest#kaslr } in yes | no) ;; *) die "$f:$n: expect kaslr yes or no" ;; esac ;;
 			kdump)
 				[[ $rest =~ ^kdump\ [a-z]+.*\ =\>\ [0-9]+ ]] || die "$f:$n: expect kdump ARGS => STATUS [TEXT]" ;;
 			capture)
@@ -80,22 +154,41 @@ scenario_validate() {
 		*) die "$f:$n: unknown key '$key'" ;;
 		esac
 	done <"$f"
-	[ -n "$kernel" ] || die "$f: no kernel line"
-	grep -q '^expect ' "$f" || die "$f: no expectation"
-	[ "$steps" -gt 0 ] || die "$f: no step"
+	grep -q '^expect[[:space:]]' "$f" || die "$f: no expectation"
+	if [ -n "$src" ]; then
+		if [ $boots -ne 0 ] || [ $steps -ne 0 ]; then
+			die "$f: dump-of reads another scenario's dump: no kernel or step lines"
+		fi
+	else
+		[ $boots -eq 1 ] || die "$f: needs one kernel line (or dump-of)"
+		[ $steps -gt 0 ] || die "$f: no step"
+	fi
 }
 
-# --- TAP bookkeeping ------------------------------------------------------------
-# result() prints a TAP line and remembers it, with the notes since the last
-# one, for junit_write.
-passed=0 failed=0 t=0 pending_notes=''
-tap_names=() tap_states=() tap_notes=()
+# scenario_order FILE...: the files, those that read another's dump last.
+scenario_order() {
+	local f
+	for f in "$@"; do grep -q '^dump-of[[:space:]]' "$f" || printf '%s\n' "$f"; done
+	for f in "$@"; do grep -q '^dump-of[[:space:]]' "$f" && printf '%s\n' "$f"; done
+	return 0
+}
+
+# --- TAP and JUnit ------------------------------------------------------------------
+# test_begin marks when the next test started; result() prints a TAP line and
+# remembers it with its time, its notes and (failing) its first note, for
+# junit_write.
+passed=0 failed=0 t=0 pending_notes='' test_t0=''
+tap_names=() tap_states=() tap_notes=() tap_secs=()
+test_begin() {
+	test_t0=$(now_ms)
+}
 result() { # result OK|FAIL NAME
 	t=$((t + 1))
 	tap_names+=("$2")
 	tap_states+=("$1")
 	tap_notes+=("$pending_notes")
-	pending_notes=''
+	tap_secs+=("$(since "${test_t0:-$(now_ms)}")")
+	pending_notes='' test_t0=$(now_ms)
 	if [ "$1" = OK ]; then
 		passed=$((passed + 1))
 		printf 'ok %d - %s\n' "$t" "$2"
@@ -108,21 +201,33 @@ note() {
 	printf '# %s\n' "$*"
 	pending_notes+="$*"$'\n'
 }
-
-xml_escape() {
-	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g' <<<"$1"
+# check_line OK-or-not NAME: result() from a status.
+check_result() {
+	if [ "$1" -eq 0 ]; then result OK "$2"; else result FAIL "$2"; fi
 }
 
-# junit_write FILE SUITE: the results so far as JUnit XML, for CI systems.
+xml_escape() {
+	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g' <<<"$1" | tr -d '\000-\010\013\014\016-\037'
+}
+
+# junit_write FILE SUITE: the results so far as JUnit XML, for CI dashboards:
+# each testcase with its time, a failing one with a failure element whose
+# message is its first note and whose text is all of them.
 junit_write() {
-	local file=$1 suite i
+	local file=$1 suite i total=0 msg
 	suite=$(xml_escape "$2")
+	for i in "${!tap_secs[@]}"; do total=$(awk -v a="$total" -v b="${tap_secs[i]}" 'BEGIN { printf "%.1f", a + b }'); done
 	{
 		printf '<?xml version="1.0" encoding="UTF-8"?>\n'
-		printf '<testsuite name="%s" tests="%d" failures="%d">\n' "$suite" "$t" "$failed"
+		printf '<testsuite name="%s" tests="%d" failures="%d" time="%s">\n' "$suite" "$t" "$failed" "$total"
 		for i in "${!tap_names[@]}"; do
-			printf '  <testcase classname="%s" name="%s">\n' "$suite" "$(xml_escape "${tap_names[i]}")"
-			[ "${tap_states[i]}" = OK ] || printf '    <failure message="%s"/>\n' "$(xml_escape "${tap_names[i]}")"
+			printf '  <testcase classname="%s" name="%s" time="%s">\n' "$suite" \
+				"$(xml_escape "${tap_names[i]}")" "${tap_secs[i]}"
+			if [ "${tap_states[i]}" != OK ]; then
+				msg=$(grep -v '^[^:]*: QEMU ran\|: about\|^dump directory' <<<"${tap_notes[i]}" | head -n 1)
+				printf '    <failure message="%s">%s</failure>\n' "$(xml_escape "${msg:-${tap_names[i]} failed}")" \
+					"$(xml_escape "${tap_notes[i]}")"
+			fi
 			printf '    <system-out>%s</system-out>\n  </testcase>\n' "$(xml_escape "${tap_notes[i]}")"
 		done
 		printf '</testsuite>\n'
@@ -130,14 +235,24 @@ junit_write() {
 	mv "$file.tmp" "$file"
 }
 
-# scenario_setup: the kernels, the guest and capture initramfs images and the
-# host build of the recorder.  A caller that brings its own kernel sets
-# limits_dir (and baseline_dir, or leaves it empty) first.
+# tap_end: the plan line and the summary; fails when a test failed.
+tap_end() {
+	printf '1..%d\n' "$t"
+	printf '%d passed, %d failed\n' "$passed" "$failed"
+	[ "$failed" -eq 0 ]
+}
+
+# --- setup --------------------------------------------------------------------------
+# scenario_setup: the kernels, the guest and capture initramfs images, the host
+# build of the recorder and of the crash extension.  A caller that brings its
+# own kernel sets limits_dir (and baseline_dir, or leaves it empty) first;
+# OOPSLIMIT_VARIANTS=limits builds only the limits kernel.
 scenario_setup() {
 	"$OOPSLIMIT_TOP/scripts/deps.sh"
 	if [ -z "${limits_dir:-}" ]; then
-		local kernels
-		kernels=$("$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits baseline) || die "building the kernels failed"
+		local kernels variants
+		read -r -a variants <<<"${OOPSLIMIT_VARIANTS:-limits baseline}"
+		kernels=$("$OOPSLIMIT_TOP/scripts/build-kernel.sh" "${variants[@]}") || die "building the kernels failed"
 		limits_dir=$(sed -n 1p <<<"$kernels")
 		baseline_dir=$(sed -n 2p <<<"$kernels")
 	fi
@@ -148,151 +263,42 @@ scenario_setup() {
 	trap "rm -rf '$scratch'" EXIT
 	make -s -C "$OOPSLIMIT_TOP/kdump" O="$scratch" >/dev/null || die "building kdump/oopslimit-reason failed"
 	reason_bin=$scratch/oopslimit-reason
+	mkdir -p "$scratch/ext"
+	make -s -C "$OOPSLIMIT_TOP/crash-ext" >/dev/null || die "building the crash extension failed"
+	cp "$OOPSLIMIT_TOP/crash-ext/oopslimit.so" "$scratch/ext/"
+	crash_ext=$scratch/ext
 }
 
-# vmcoreinfo_lines DUMP PADDR SIZE: the kernel's vmcoreinfo note, read at the
-# physical address /sys/kernel/vmcoreinfo gave, out of an ELF memory dump.
-vmcoreinfo_lines() {
-	local dump=$1 paddr=$((0x${2#0x})) size=$((0x${3#0x})) off="" o pa fs
-	while read -r o pa fs; do
-		if [ "$paddr" -ge $((pa)) ] && [ "$paddr" -lt $((pa + fs)) ]; then
-			off=$((o + paddr - pa))
-			break
-		fi
-	done < <(readelf -l -W "$dump" | awk '$1 == "LOAD" { print $2, $4, $5 }')
-	[ -n "$off" ] || return 0
-	dd if="$dump" bs=4096 skip="$off" count="$size" iflag=skip_bytes,count_bytes status=none |
-		tr -c '[:print:]\n' '\n' | grep -a '^[A-Z]'
-}
-
-# check_vmcoreinfo DIR SYSTEM.MAP: compares the note with System.map + offset.
-check_vmcoreinfo() {
-	local dir=$1 map=$2 info paddr size running linked offset sym want got ok=0
-	read -r paddr size < <(sed -n 's/^record vmcoreinfo //p' "$dir/results")
-	info=$(vmcoreinfo_lines "$dir/dump.elf" "${paddr:-0}" "${size:-0}")
-	if ! grep -q '^OSRELEASE=' <<<"$info"; then
-		note "no vmcoreinfo note at ${paddr:-?} in $dir/dump.elf"
-		return 1
-	fi
-	running=$(sed -n 's/^record kallsyms._stext //p' "$dir/results")
-	linked=$(awk '$3 == "_stext" { print $1 }' "$map")
-	if [ -z "$running" ] || [ -z "$linked" ]; then
-		note "no _stext address to compute the KASLR offset"
-		return 1
-	fi
-	offset=$((0x$running - 0x$linked))
-	note "KASLR offset 0x$(printf '%x' "$offset")"
-	for sym in oops_count oops_limit warn_count warn_limit; do
-		want=$(printf '%x' $((0x$(awk -v s="$sym" '$3 == s { print $1; exit }' "$map") + offset)))
-		got=$(sed -n "s/^SYMBOL($sym)=//p" <<<"$info")
-		if [ "$got" = "$want" ]; then
-			note "SYMBOL($sym)=$got"
-		else
-			note "SYMBOL($sym) is '${got:-missing}', System.map + offset is $want"
-			ok=1
-		fi
-	done
-	return $ok
+# --- the boot ---------------------------------------------------------------------
+# A run directory's stamp: what made it.  A dump whose stamp differs is stale.
+run_stamp() { # run_stamp SCENARIO-FILE KERNEL-DIR
+	{
+		cat "$1"
+		printf '%s\n' "$2" "$initrd" "$capture_initrd"
+	} | sha256sum | cut -c1-16
 }
 
 # The dump directories a kdump run left, one a line.  A 9p target is the run
 # directory itself; an ext4 disk is copied out with debugfs first.
 dump_dirs() {
-	local dir=$1 root
+	local dir=$1 root path
+	path=$(cat "$dir/kdump-path" 2>/dev/null || echo /dumps)
 	if [ -e "$dir/disk.img" ]; then
 		rm -rf "$dir/disk"
 		mkdir -p "$dir/disk"
-		debugfs -R "rdump $kdump_path $dir/disk" "$dir/disk.img" >/dev/null 2>&1 || true
-		root=$dir/disk/${kdump_path##*/}
+		debugfs -R "rdump $path $dir/disk" "$dir/disk.img" >/dev/null 2>&1 || true
+		root=$dir/disk/${path##*/}
 	else
-		root=$dir$kdump_path
+		root=$dir$path
 	fi
 	find "$root" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort
 }
 
-# check_capture DIR STATUS: the files a capture that ended in STATUS leaves.
-check_capture() {
-	local dir=$1 want=$2 dumps d ok=0 f
-	dumps=$(dump_dirs "$dir")
-	reason_json=''
-	if [ "$want" = unmounted ]; then
-		[ -z "$dumps" ] || { note "a dump directory exists: $dumps"; ok=1; }
-		reason_json=$dir/console-reason.json
-		sed -n 's/^oopslimit-reason: //p' "$dir/console.log" | tr -d '\r' >"$reason_json"
-		jq -e . "$reason_json" >/dev/null 2>&1 || { note "no reason.json on the console"; return 1; }
-		return $ok
-	fi
-	if [ "$(grep -c . <<<"$dumps")" -ne 1 ]; then
-		note "expected one dump directory, found: ${dumps:-none}"
-		return 1
-	fi
-	d=$dumps
-	reason_json=$d/reason.json
-	note "dump directory: $d ($(cd "$d" && echo *))"
-	for f in vmcore-dmesg.txt reason.json reason.txt; do
-		[ -s "$d/$f" ] || { note "no $f"; ok=1; }
-	done
-	if [ "$want" = complete ]; then
-		[ ! -e "$d/vmcore-incomplete" ] || { note "vmcore-incomplete left behind"; ok=1; }
-		[ -s "$d/makedumpfile.log" ] || { note "no makedumpfile.log"; ok=1; }
-		if [ "$(head -c 8 "$d/vmcore" 2>/dev/null)" != "KDUMP   " ]; then
-			note "vmcore is not a kdump-compressed dump"
-			ok=1
-		elif [ "$(jq -r .capture.dump_bytes "$reason_json" 2>/dev/null)" != "$(stat -c %s "$d/vmcore")" ]; then
-			note "reason.json's dump_bytes differs from the vmcore's size"
-			ok=1
-		else
-			note "vmcore: $(stat -c %s "$d/vmcore") bytes, saved in $(jq -r .capture.seconds "$reason_json") s"
-		fi
-		# The recorder run on the host on the saved dump agrees with the
-		# capture kernel's run on /proc/vmcore.
-		local fields='[.kernel_release, .panic_message, .reason, .origin, .counters_source,
-			.oops_count, .oops_limit, .warn_count, .warn_limit] | @json' here there
-		there=$(jq -r "$fields" "$reason_json" 2>/dev/null)
-		here=$("$reason_bin" -j - "$d/vmcore" 2>&1 | jq -r "$fields" 2>&1)
-		if [ "$here" != "$there" ]; then
-			note "oopslimit-reason on the host says $here, in the capture kernel $there"
-			ok=1
-		fi
-		[ "${crash_check:-}" != yes ] || check_crash "$d" || ok=1
-	else
-		[ ! -e "$d/vmcore" ] || { note "a vmcore exists after a failed capture"; ok=1; }
-		[ -e "$d/vmcore-incomplete" ] || { note "no vmcore-incomplete"; ok=1; }
-	fi
-	return $ok
-}
-
-# check_crash DUMPDIR: crash -x with the oopslimit extension on the vmcore
-# gives the verdict, origin and counters reason.json has.
-check_crash() {
-	local d=$1 json want got t0
-	printf 'oopslimit -j\nquit\n' >"$d/.crash.cmd"
-	t0=$(now_ms)
-	json=$(CRASH_EXTENSIONS=$OOPSLIMIT_TOP/crash-ext crash -s -x --kaslr auto "$limits_dir/vmlinux" \
-		"$d/vmcore" -i "$d/.crash.cmd" </dev/null 2>&1 | sed -n '/^{/,/^}/p')
-	rm -f "$d/.crash.cmd"
-	want=$(jq -c '[.reason, .origin, .oops_count, .oops_limit, .warn_count, .warn_limit]' "$d/reason.json")
-	got=$(jq -c '[.verdict, .origin, .oops_count, .oops_limit, .warn_count, .warn_limit]' <<<"$json" 2>/dev/null ||
-		echo 'no JSON from crash')
-	if [ "$got" = "$want" ]; then
-		note "crash -x oopslimit agrees with reason.json: $got ($(since "$t0") s)"
-	else
-		note "crash -x oopslimit says $got, reason.json $want"
-		return 1
-	fi
-}
-
-run_scenario() {
-	local f=$1 name kernel_dir append='' limit=120 dump='' key rest dir rc=0 bad=0 t0
-	local mem=512M disk='' kdump=() reason_json=''
-	kdump_path=/dumps
-	name=$(basename "$f" .scn)
-	dir=$OOPSLIMIT_CACHE/runs/$name
-	rm -rf "$dir"
-	mkdir -p "$dir"
+# boot_scenario FILE DIR: boots the guest as the scenario says; sets rc.
+boot_scenario() {
+	local f=$1 dir=$2 key rest append='' limit=120 mem=512M disk='' dump='' kdump=() t0
 	while read -r key rest; do
 		case $key in
-		kernel) [ "$rest" = limits ] && kernel_dir=$limits_dir || kernel_dir=$baseline_dir ;;
 		append) append="$append $rest" ;;
 		timeout) limit=$rest ;;
 		dump) dump=$dir/dump.elf ;;
@@ -319,27 +325,33 @@ run_scenario() {
 				printf '%s\n' "target 9p:host" "mount_options trans=virtio,version=9p2000.L"
 			printf '%s\n' "# the scenario" "${kdump[@]}"
 		} >"$dir/kdump.conf"
-		kdump_path=$(sed -n 's/^path[[:space:]]\{1,\}//p' "$dir/kdump.conf" | tail -n 1)
+		ol_conf_get "$dir/kdump.conf" path >"$dir/kdump-path"
 	fi
-	note "$name: $(sed -n 's/^about //p' "$f")"
 	t0=$(now_ms)
+	# qemu_fw_cfg.ioport: without ACPI the fw_cfg driver binds only when
+	# told, and only then can QEMU put the VMCOREINFO note in its dumps
 	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$initrd" -d "$dir" \
-		-a "$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} ${disk:+-b "$dir/disk.img"} &
+		-a "qemu_fw_cfg.ioport=12@0x510:0:1:4$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} \
+		${disk:+-b "$dir/disk.img"} &
 	# a caller may follow the run as it goes (scripts/main.sh does)
 	if declare -F scenario_watch >/dev/null; then
 		scenario_watch "$dir" $!
 	fi
+	rc=0
 	wait $! || rc=$?
 	note "$name: QEMU ran $(since "$t0") s, status $rc; console: $dir/console.log"
+}
+
+# check_boot FILE DIR: the expectations on the guest's results and console.
+check_boot() {
+	local f=$1 dir=$2 bad=0 key what arg1 argrest line panic_line n
 	if ! grep -q '^booted ' "$dir/results" 2>/dev/null; then
 		note "$name: the guest never reported (no 'booted' line in $dir/results)"
 		bad=1
 	fi
 	sed -n 's/^trigger /trigger: /p; s/^error /guest error: /p' "$dir/results" 2>/dev/null | sed "s/^/# $name: /"
 	grep -q '^error ' "$dir/results" 2>/dev/null && bad=1
-	[ $rc -eq 0 ] || bad=1
-
-	local what arg1 argrest line panic_line
+	[ "$rc" -eq 0 ] || bad=1
 	panic_line=$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r' || true)
 	while read -r key what arg1 argrest; do
 		[ "$key" = expect ] || continue
@@ -356,52 +368,413 @@ run_scenario() {
 			{ grep -qx finished "$dir/results" 2>/dev/null && [ -z "$panic_line" ]; } ||
 				{ note "$name: expected to survive; panic: '${panic_line:-none}'"; bad=1; } ;;
 		count)
-			local n
 			n=$(grep -acF -- "$argrest" "$dir/console.log" || true)
 			[ "$n" -eq "$arg1" ] ||
 				{ note "$name: expected $arg1 console lines with '$argrest', saw $n"; bad=1; } ;;
-		vmcoreinfo)
-			check_vmcoreinfo "$dir" "$kernel_dir/System.map" || bad=1 ;;
 		capture)
 			check_capture "$dir" "$arg1" || bad=1 ;;
-		reason)
-			if [ -z "$reason_json" ]; then
-				note "$name: expect reason needs an expect capture line before it"
-				bad=1
-				continue
-			fi
-			line=$(jq -r ".$arg1" "$reason_json" 2>/dev/null || echo 'unreadable')
-			[ "$line" = "$argrest" ] ||
-				{ note "$name: reason.json $arg1 is '$line', expected '$argrest'"; bad=1; } ;;
 		esac
 	done <"$f"
-	# kdump steps: each as expected, or successful
-	local got want
+	check_kdump_steps "$f" "$dir" || bad=1
+	[ -z "$panic_line" ] || note "$name: $panic_line"
+	return $bad
+}
+
+# kdump steps: each as its "expect kdump" line says, or successful.
+check_kdump_steps() {
+	local f=$1 dir=$2 got want rc_text st bad=0
 	while IFS= read -r got; do
 		want=$(sed -n "s/^expect[[:space:]]\{1,\}kdump \(.*\)/\1/p" "$f" | while IFS= read -r w; do
 			[ "${got%% => *}" = "${w%% => *}" ] && printf '%s\n' "$w"
 		done | head -n 1)
 		if [ -z "$want" ]; then
 			[[ ${got#* => } == 0\ * ]] || { note "$name: kdump ${got}"; bad=1; }
+			continue
+		fi
+		rc_text=${want#* => } st=${want#* => }
+		st=${st%% *}
+		[ "$rc_text" = "$st" ] && rc_text='' || rc_text=${rc_text#* }
+		if [[ ${got#* => } == "$st "* ]] && [[ ${got#* => } == *"$rc_text"* ]]; then
+			note "$name: kdump ${got}"
 		else
-			local rc_text=${want#* => } st=${want#* => }
-			st=${st%% *}
-			[ "$rc_text" = "$st" ] && rc_text='' || rc_text=${rc_text#* }
-			if [[ ${got#* => } == "$st "* ]] && [[ ${got#* => } == *"$rc_text"* ]]; then
-				note "$name: kdump ${got}"
-			else
-				note "$name: expected 'kdump $want', got 'kdump $got'"
-				bad=1
-			fi
+			note "$name: expected 'kdump $want', got 'kdump $got'"
+			bad=1
 		fi
 	done < <(sed -n 's/^kdump //p' "$dir/results" 2>/dev/null)
-	[ -n "$panic_line" ] && note "$name: $panic_line"
-	if [ $bad -eq 0 ]; then result OK "scenario $name"; else result FAIL "scenario $name"; fi
+	return $bad
 }
 
-# tap_end: the plan line and the summary; fails when a test failed.
-tap_end() {
-	printf '1..%d\n' "$t"
-	printf '%d passed, %d failed\n' "$passed" "$failed"
-	[ "$failed" -eq 0 ]
+# check_capture DIR STATUS: the files a capture that ended in STATUS leaves;
+# sets the_dump and reports[capture].
+check_capture() {
+	local dir=$1 want=$2 dumps d ok=0 f
+	dumps=$(dump_dirs "$dir")
+	if [ "$want" = unmounted ]; then
+		[ -z "$dumps" ] || { note "a dump directory exists: $dumps"; ok=1; }
+		sed -n 's/^oopslimit-reason: //p' "$dir/console.log" | tr -d '\r' >"$dir/console-reason.json"
+		jq -e . "$dir/console-reason.json" >/dev/null 2>&1 || { note "no reason.json on the console"; return 1; }
+		reports[capture]=$dir/console-reason.json
+		return $ok
+	fi
+	if [ "$(grep -c . <<<"$dumps")" -ne 1 ]; then
+		note "expected one dump directory, found: ${dumps:-none}"
+		return 1
+	fi
+	d=$dumps
+	reports[capture]=$d/reason.json
+	note "dump directory: $d ($(cd "$d" && echo *))"
+	for f in vmcore-dmesg.txt reason.json reason.txt; do
+		[ -s "$d/$f" ] || { note "no $f"; ok=1; }
+	done
+	if [ "$want" = complete ]; then
+		[ ! -e "$d/vmcore-incomplete" ] || { note "vmcore-incomplete left behind"; ok=1; }
+		[ -s "$d/makedumpfile.log" ] || { note "no makedumpfile.log"; ok=1; }
+		if [ "$(head -c 8 "$d/vmcore" 2>/dev/null)" != "KDUMP   " ]; then
+			note "vmcore is not a kdump-compressed dump"
+			ok=1
+		elif [ "$(jq -r .capture.dump_bytes "$d/reason.json" 2>/dev/null)" != "$(stat -c %s "$d/vmcore")" ]; then
+			note "reason.json's dump_bytes differs from the vmcore's size"
+			ok=1
+		else
+			note "vmcore: $(stat -c %s "$d/vmcore") bytes, saved in $(jq -r .capture.seconds "$d/reason.json") s"
+			the_dump=$d/vmcore
+		fi
+	else
+		[ ! -e "$d/vmcore" ] || { note "a vmcore exists after a failed capture"; ok=1; }
+		[ -e "$d/vmcore-incomplete" ] || { note "no vmcore-incomplete"; ok=1; }
+		the_dump=$d/vmcore-incomplete
+	fi
+	return $ok
+}
+
+# --- the readers --------------------------------------------------------------------
+# damaged_copy: the dump (and vmlinux) the readers get, as the damage and
+# vmlinux lines say; sets read_dump and read_vmlinux.
+damaged_copy() {
+	local f=$1 d v out
+	read_dump=$the_dump
+	v=$(sed -n 's/^vmlinux[[:space:]]\{1,\}//p' "$f")
+	case $v in
+	limits) read_vmlinux=$limits_dir/vmlinux ;;
+	baseline) read_vmlinux=$baseline_dir/vmlinux ;;
+	*) read_vmlinux=$kernel_dir/vmlinux ;;
+	esac
+	out=$run_dir/damaged
+	rm -rf "$out"
+	mkdir -p "$out"
+	d=$(sed -n 's/^damage[[:space:]]\{1,\}//p' "$f")
+	case $d in
+	'') ;;
+	truncate\ log)
+		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/dumpcopy.py" cut-log "$read_dump" "$read_vmlinux" "$out/dump" |
+			sed 's/^/# /' || return 1
+		read_dump=$out/dump ;;
+	truncate\ *)
+		local size=${d#truncate } total
+		total=$(stat -c %s "$read_dump")
+		[[ $size == *% ]] && size=$((total * ${size%\%} / 100))
+		head -c "$size" "$read_dump" >"$out/dump"
+		note "$name: the dump cut to $size of $total bytes"
+		read_dump=$out/dump ;;
+	drop\ *)
+		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/dumpcopy.py" drop "$read_dump" "$read_vmlinux" "${d#drop }" \
+			"$out/dump" | sed 's/^/# /' || return 1
+		read_dump=$out/dump ;;
+	esac
+	v=$(sed -n 's/^vmlinux-moved[[:space:]]\{1,\}//p' "$f")
+	if [ -n "$v" ]; then
+		# shellcheck disable=SC2086 # SYMBOL DELTA
+		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/dumpcopy.py" move-symbol "$read_vmlinux" $v "$out/vmlinux" |
+			sed 's/^/# /' || return 1
+		read_vmlinux=$out/vmlinux
+	fi
+}
+
+# crash_session F: crash with the extension on the dump, every output to a
+# file in $run_dir/crash; sets reports[crash].  Fails when crash does not
+# end cleanly or the session does not go on after the command.
+crash_session() {
+	local f=$1 out=$run_dir/crash args rc=0 t0 bad=0
+	args=$(sed -n 's/^crash[[:space:]]\{1,\}//p' "$f")
+	rm -rf "$out"
+	mkdir -p "$out"
+	printf '%s\n' "oopslimit > $out/text" "oopslimit -j > $out/json" "oopslimit -v > $out/verbose" \
+		"sys > $out/sys" "help oopslimit > $out/help" "eval 6*7 > $out/alive" q >"$out/cmd"
+	t0=$(now_ms)
+	# shellcheck disable=SC2086 # crash's arguments are words
+	CRASH_EXTENSIONS=$crash_ext crash -s -x ${args:---kaslr auto} "$read_vmlinux" "$read_dump" \
+		-i "$out/cmd" </dev/null >"$out/log" 2>&1 || rc=$?
+	touch "$out/text" "$out/json" "$out/sys" "$out/alive" "$out/verbose"
+	crash_rc=$rc
+	if grep -q '^expect[[:space:]]\{1,\}refused' "$f"; then
+		return 0
+	fi
+	note "$name: crash -x oopslimit: $(since "$t0") s (crash's start included)"
+	if [ $rc -ne 0 ] || [ ! -s "$out/text" ] || [ ! -s "$out/json" ]; then
+		note "$name: crash ended with status $rc: $(tail -n 3 "$out/log" | tr '\n' ' ')"
+		return 1
+	fi
+	grep -q 'decimal: 42' "$out/alive" || { note "$name: the crash session did not go on after oopslimit"; bad=1; }
+	if LC_ALL=C grep -q '[^[:print:]]' "$out/text" "$out/verbose" "$out/json"; then
+		note "$name: non-printable bytes in crash's output"
+		bad=1
+	fi
+	if grep -Eqi 'error|invalid' "$out/text" "$out/verbose"; then
+		note "$name: 'error' or 'invalid' in the output: $(grep -Ehi 'error|invalid' "$out/text" "$out/verbose" | head -n 1)"
+		bad=1
+	fi
+	sed 's/^/#   | /' "$out/text"
+	reports[crash]=$out/json
+	return $bad
+}
+
+# The readers' reports: each valid, all equal but for the reader-specific
+# members.  Prints one line per problem.
+compare_reports() {
+	/usr/bin/python3 - "$schema" "$@" <<-'EOF'
+		import json, sys
+		import jsonschema
+		schema = json.load(open(sys.argv[1]))
+		bad, docs = [], {}
+		for arg in sys.argv[2:]:
+		    who, path = arg.split("=", 1)
+		    try:
+		        doc = json.load(open(path))
+		    except (OSError, ValueError) as e:
+		        bad.append("%s: not JSON (%s)" % (who, e))
+		        continue
+		    for err in jsonschema.Draft202012Validator(schema).iter_errors(doc):
+		        bad.append("%s: schema: %s at %s" % (who, err.message, "/".join(map(str, err.path)) or "top"))
+		    docs[who] = doc
+		READER_SPECIFIC = ("reader", "counters_source", "capture")
+		names = list(docs)
+		for other in names[1:]:
+		    a, b = docs[names[0]], docs[other]
+		    if sorted(a) != sorted(b):
+		        bad.append("%s and %s have other members: %s" % (names[0], other, sorted(set(a) ^ set(b))))
+		    for k in a:
+		        if k not in READER_SPECIFIC and k in b and a[k] != b[k]:
+		            bad.append("%s: %s says %s, %s says %s" % (k, names[0], json.dumps(a[k]), other, json.dumps(b[k])))
+		print("\n".join(bad))
+		sys.exit(1 if bad else 0)
+	EOF
+}
+
+# drgn_check: crash's values and addresses against drgn's reading.
+drgn_check() {
+	/usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$read_dump" "$read_vmlinux" >"$run_dir/drgn.json" \
+		2>"$run_dir/drgn.err" || { note "$name: drgn could not read the dump: $(tail -n 1 "$run_dir/drgn.err")"; return 1; }
+	/usr/bin/python3 - "$run_dir/drgn.json" "${reports[crash]}" <<-'EOF'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		j = json.load(open(sys.argv[2]))
+		bad = []
+		for name, want in d["values"].items():
+		    if j.get(name) != want:
+		        bad.append("%s: oopslimit %s, drgn %s" % (name, j.get(name), want))
+		for name, want in d["addresses"].items():
+		    got = (j["reader"]["variables"].get(name) or {}).get("address")
+		    if got != want:
+		        bad.append("%s address: oopslimit %s, drgn %s" % (name, got, want))
+		print("\n".join(bad) if bad else "drgn agrees: " + " ".join("%s=%s" % kv for kv in sorted(d["values"].items())))
+		sys.exit(1 if bad else 0)
+	EOF
+}
+
+# read_with_all F: every reader that can on the dump: crash, and the
+# recorder here on an undamaged dump (a damaged one is the damaged-dump
+# sweep's business).
+read_with_all() {
+	local f=$1 bad=0
+	if ! damaged_copy "$f"; then
+		note "$name: cannot make the damaged copy"
+		return 1
+	fi
+	crash_session "$f" || bad=1
+	if [ "$read_dump" = "$the_dump" ] && [ "${the_dump##*/}" != vmcore-incomplete ]; then
+		if "$reason_bin" -j "$run_dir/host.json" "$read_dump" 2>"$run_dir/host.err"; then
+			# a QEMU dump has no log file beside it: until the recorder reads the
+			# ring buffer, its report without a log is not compared
+			if [ -e "$(dirname "$read_dump")/vmcore-dmesg.txt" ] || [ "$(jq -r .log "$run_dir/host.json")" != null ]; then
+				reports[host]=$run_dir/host.json
+			fi
+		else
+			note "$name: oopslimit-reason failed on the dump: $(tail -n 1 "$run_dir/host.err")"
+			bad=1
+		fi
+	fi
+	return $bad
+}
+
+# judge_reports F: the reports valid and in agreement, crash's against drgn.
+judge_reports() {
+	local f=$1 bad=0 out args=() who
+	for who in capture host crash; do
+		[ -z "${reports[$who]:-}" ] || args+=("$who=${reports[$who]}")
+	done
+	if [ ${#args[@]} -gt 0 ]; then
+		if out=$(compare_reports "${args[@]}"); then
+			note "$name: ${#args[@]} report(s) valid and in agreement: ${args[*]%%=*}"
+		else
+			printf '%s\n' "$out" | sed "s/^/# $name: /"
+			bad=1
+		fi
+	fi
+	if [ -n "${reports[crash]:-}" ] && ! grep -q '^drgn[[:space:]]\{1,\}no' "$f"; then
+		if out=$(drgn_check); then
+			note "$name: $out"
+		else
+			printf '%s\n' "$out" | sed "s/^/# $name: /"
+			bad=1
+		fi
+	fi
+	return $bad
+}
+
+# The text line "LABEL: value" (the first one), without the padding.
+text_value() {
+	awk -v l="$2" '{ s = $0; sub(/^ +/, "", s) } index(s, l ": ") == 1 { print substr(s, length(l) + 3); exit }' "$1"
+}
+
+# check_reports F: the report, text, sys, refused and kaslr expectations.
+check_reports() {
+	local f=$1 bad=0 key what arg1 argrest who got want
+	while read -r key what arg1 argrest; do
+		[ "$key" = expect ] || continue
+		case $what in
+		report | reason | recorder | crash)
+			local n=0
+			for who in capture host crash; do
+				[ -n "${reports[$who]:-}" ] || continue
+				case $what/$who in crash/capture | crash/host | recorder/crash) continue ;; esac
+				n=$((n + 1))
+				got=$(jq -r ".$arg1" "${reports[$who]}" 2>&1 || true)
+				[ "$got" = "$argrest" ] ||
+					{ note "$name: $who's report has $arg1 '$got', expected '$argrest'"; bad=1; }
+			done
+			[ $n -gt 0 ] || { note "$name: expect $what $arg1: no report to check"; bad=1; } ;;
+		text)
+			got=$(text_value "$run_dir/crash/text" "$arg1")
+			[ "$got" = "$argrest" ] || { note "$name: $arg1 is '$got', expected '$argrest'"; bad=1; } ;;
+		textin)
+			grep -E "^ *$arg1: " "$run_dir/crash/text" | grep -qF -- "$argrest" ||
+				{ note "$name: no '$arg1:' line with '$argrest'"; bad=1; } ;;
+		sys)
+			want="$arg1${argrest:+ $argrest}"
+			got=$(text_value "$run_dir/crash/sys" PANIC)
+			[ "$got" = "$want" ] || { note "$name: sys PANIC is '$got', expected '$want'"; bad=1; }
+			note "$name: crash's sys says PANIC: $got" ;;
+		refused)
+			want="$arg1${argrest:+ $argrest}"
+			if [ "${crash_rc:-0}" -ge 1 ] && [ "${crash_rc:-0}" -lt 128 ] && grep -qF -- "$want" "$run_dir/crash/log"; then
+				note "$name: crash refused the dump: $(grep -m1 -F -- "$want" "$run_dir/crash/log")"
+			else
+				note "$name: expected crash to refuse with '$want'; status ${crash_rc:-?}"
+				bad=1
+			fi ;;
+		kaslr)
+			got=$(jq -r .kaslr_offset "$run_dir/drgn.json" 2>/dev/null || echo '?')
+			if { [ "$arg1" = yes ] && [ "$got" = 0 ]; } || { [ "$arg1" = no ] && [ "$got" != 0 ]; } || [ "$got" = '?' ]; then
+				note "$name: expected kaslr $arg1, drgn's KASLR offset is $got"
+				bad=1
+			fi ;;
+		vmcoreinfo)
+			check_vmcoreinfo || bad=1 ;;
+		esac
+	done <"$f"
+	return $bad
+}
+
+# The SYMBOL() lines our patches add, as every reader of the dump found them,
+# against System.map plus the KASLR offset the guest saw.
+check_vmcoreinfo() {
+	local running linked offset sym want got ok=0
+	running=$(sed -n 's/^record kallsyms._stext //p' "$source_dir/results")
+	linked=$(awk '$3 == "_stext" { print $1 }' "$kernel_dir/System.map")
+	if [ -z "$running" ] || [ -z "$linked" ] || [ ! -s "$run_dir/host.json" ]; then
+		note "$name: no _stext address or no report from oopslimit-reason to check VMCOREINFO"
+		return 1
+	fi
+	offset=$((0x$running - 0x$linked))
+	note "$name: KASLR offset 0x$(printf '%x' "$offset")"
+	for sym in oops_count oops_limit warn_count warn_limit panic_on_oops panic_on_warn; do
+		want=0x$(printf '%x' $((0x$(awk -v s="$sym" '$3 == s { print $1; exit }' "$kernel_dir/System.map") + offset)))
+		got=$(jq -r "[.reader.variables.$sym.source, .reader.variables.$sym.address] | join(\" \")" "$run_dir/host.json")
+		if [ "$got" = "vmcoreinfo $want" ]; then
+			note "$name: SYMBOL($sym)=$want"
+		else
+			note "$name: SYMBOL($sym) read as '$got', System.map + offset is $want"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
+# --- one scenario ---------------------------------------------------------------------
+# ensure_dump NAME: the run directory of scenario NAME with an up-to-date
+# dump, booting it (as a test of its own) when there is none.
+declare -A ran_here=()
+ensure_dump() {
+	local src=$1 sf dir kd
+	sf=$(scenario_path "$src")
+	dir=$OOPSLIMIT_CACHE/runs/$src
+	case $(sed -n 's/^kernel[[:space:]]*//p' "$sf") in baseline) kd=$baseline_dir ;; *) kd=$limits_dir ;; esac
+	if [ -z "${ran_here[$src]:-}" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" != "$(run_stamp "$sf" "$kd")" ]; then
+		note "$src: its dump is missing or stale: running it first"
+		run_scenario "$sf"
+	fi
+	source_dir=$dir
+	kernel_dir=$kd
+}
+
+run_scenario() {
+	local f=$1 name bad=0 src
+	local -A reports=()
+	local the_dump='' read_dump='' read_vmlinux='' crash_rc='' source_dir='' kernel_dir='' rc=0
+	name=$(basename "$f" .scn)
+	run_dir=$OOPSLIMIT_CACHE/runs/$name
+	test_begin
+	src=$(sed -n 's/^dump-of[[:space:]]\{1,\}//p' "$f")
+	if [ -n "$src" ]; then
+		ensure_dump "$src"
+		name=$(basename "$f" .scn)
+		run_dir=$OOPSLIMIT_CACHE/runs/$name
+		rm -rf "$run_dir"
+		mkdir -p "$run_dir"
+		note "$name: $(sed -n 's/^about //p' "$f")"
+		note "$name: reading the dump of $src"
+		local cap
+		cap=$(dump_dirs "$source_dir" | head -n 1)
+		if [ -n "$cap" ] && [ -e "$cap/vmcore" ]; then
+			the_dump=$cap/vmcore
+		elif [ -e "$source_dir/dump.elf" ]; then
+			the_dump=$source_dir/dump.elf
+		else
+			note "$name: $src left no dump"
+			bad=1
+		fi
+	else
+		case $(sed -n 's/^kernel[[:space:]]*//p' "$f") in baseline) kernel_dir=$baseline_dir ;; *) kernel_dir=$limits_dir ;; esac
+		rm -rf "$run_dir"
+		mkdir -p "$run_dir"
+		source_dir=$run_dir
+		note "$name: $(sed -n 's/^about //p' "$f")"
+		boot_scenario "$f" "$run_dir"
+		check_boot "$f" "$run_dir" || bad=1
+		[ -n "$the_dump" ] || [ ! -s "$run_dir/dump.elf" ] || the_dump=$run_dir/dump.elf
+		[ "$rc" -ne 0 ] || run_stamp "$f" "$kernel_dir" >"$run_dir/stamp"
+		ran_here[$name]=1
+	fi
+	if declare -F scenario_reading >/dev/null; then
+		scenario_reading "$run_dir"
+	fi
+	if [ -n "$the_dump" ]; then
+		read_with_all "$f" || bad=1
+	elif grep -Eq '^expect[[:space:]]+(crash|text|textin|sys|refused|kaslr)[[:space:]]' "$f"; then
+		note "$name: no dump for crash to read"
+		bad=1
+	fi
+	judge_reports "$f" || bad=1
+	check_reports "$f" || bad=1
+	if [ $bad -eq 0 ]; then result OK "scenario $name"; else result FAIL "scenario $name"; fi
 }

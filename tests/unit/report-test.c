@@ -23,7 +23,7 @@ static void set(struct ol_report *r, enum ol_var_id id, uint64_t value)
 /* A dump of a kernel that panicked, with these log lines. */
 static void make(struct ol_report *r, const char *const *lines)
 {
-	ol_report_init(r, "report-test");
+	ol_report_init(r, "oopslimit-reason");
 	set(r, OL_V_OOPS_COUNT, 5);
 	set(r, OL_V_OOPS_LIMIT, 5);
 	set(r, OL_V_WARN_COUNT, 0);
@@ -37,6 +37,26 @@ static void make(struct ol_report *r, const char *const *lines)
 		ol_report_log_line(r, *lines);
 	ol_log_done(&r->log);
 	ol_report_judge(r);
+}
+
+/* With --json DIR, each made-up report is also written there, for the schema check. */
+static const char *json_dir;
+
+static void save(const struct ol_report *r, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	if (!json_dir)
+		return;
+	snprintf(path, sizeof(path), "%s/report-%s.json", json_dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		ok_got(false, "write a report for the schema check", path);
+		return;
+	}
+	ol_report_json(f, r);
+	fclose(f);
 }
 
 static char *text_of(const struct ol_report *r, bool json)
@@ -81,14 +101,14 @@ static void test_log_lines(void)
 	struct ol_report r;
 	size_t i;
 
-	ol_report_init(&r, "report-test");
+	ol_report_init(&r, "oopslimit-reason");
 	for (i = 0; lines[i]; i++)
 		ol_report_log_line(&r, lines[i]);
 	ok(r.log_read && r.log_wrapped && strcmp(r.log_start, "1.234567") == 0,
 	   "log: the first line is no boot banner: wrapped, its stamp kept");
 	ok(r.log.last_oops_irq, "log: a stamped trace line keeps its own blank: <IRQ> seen");
 	ok(r.log.lines == 5, "log: every line counted");
-	ol_report_init(&r, "report-test");
+	ol_report_init(&r, "oopslimit-reason");
 	ol_report_log_line(&r, "[    0.000000] Linux version 6.1.192 (oopslimit@oopslimit)");
 	ok(!r.log_wrapped, "log: the boot banner first: not wrapped");
 	ol_report_log_line(&r, "[");
@@ -122,6 +142,7 @@ static void test_oops_limit(void)
 	char *out;
 
 	make(&r, oops_log);
+	save(&r, "oops-limit");
 	ok(strcmp(r.reason, "oops_limit") == 0 && r.consistent == 1, "oops_limit, 5 of 5: consistent");
 	out = text_of(&r, false);
 	ok(has(out, "   OOPS_COUNT: 5\n") && has(out, "   OOPS_LIMIT: 5 (reached)\n"),
@@ -193,6 +214,7 @@ static void test_panic_on_warn(void)
 	set(&r, OL_V_OOPS_COUNT, 0);
 	set(&r, OL_V_OOPS_LIMIT, 10000);
 	ol_report_judge(&r);
+	save(&r, "panic-on-warn");
 	ok(strcmp(r.reason, "panic_on_warn") == 0 && r.setting == OL_V_PANIC_ON_WARN, "panic_on_warn verdict");
 	ok(r.consistent == -1 && has(r.evidence, "panic() clears panic_on_warn"),
 	   "panic_on_warn: panic() cleared it, nothing to check");
@@ -258,6 +280,7 @@ static void test_odd(void)
 	int i;
 
 	make(&r, hostile);
+	save(&r, "hostile");
 	ok(strcmp(r.reason, "other") == 0 && r.consistent == -1, "an unknown message: other, unchecked");
 	out = text_of(&r, false);
 	ok(has(out, "        PANIC: \"a \"quoted\"\\ ?[31mred? message?\"\n"),
@@ -269,6 +292,7 @@ static void test_odd(void)
 	free(out);
 
 	make(&r, nothing);
+	save(&r, "no-log");
 	ok(!r.log_read && strcmp(r.reason, "unknown") == 0 && r.consistent == -1, "no log: unknown, unchecked");
 	out = text_of(&r, true);
 	ok(has(out, "\"reason\": \"unknown\"") && has(out, "\"panic_message\": null") &&
@@ -284,6 +308,7 @@ static void test_odd(void)
 	make(&r, oops_log);
 	r.live = true;
 	ol_report_judge(&r);
+	save(&r, "live");
 	out = text_of(&r, false);
 	ok(r.reason == NULL && has(out, "      VERDICT: none (live system)\n") && !has(out, "PANIC: "),
 	   "live: counts, no panic line, no verdict");
@@ -292,8 +317,9 @@ static void test_odd(void)
 	ok(has(out, "\"live\": true") && has(out, "\"reason\": null"), "json: live, reason null");
 	free(out);
 
-	ol_report_init(&r, "report-test");
+	ol_report_init(&r, "oopslimit-reason");
 	set(&r, OL_V_PANIC_ON_OOPS, 0);
+	save(&r, "no-limits");
 	out = text_of(&r, false);
 	ok(ol_report_no_limits(&r) && has(out, "       LIMITS: none: this kernel has no oops_limit or warn_limit\n") &&
 	   !has(out, "OOPS_COUNT"), "no limits: one plain line instead of four");
@@ -303,7 +329,7 @@ static void test_odd(void)
 	   has(out, "\"warn_limit\": null,\n  \"warn_headroom\": null"), "json: no limits, nulls");
 	free(out);
 
-	ol_report_init(&r, "report-test");
+	ol_report_init(&r, "oopslimit-reason");
 	for (i = 0; i < 20; i++)
 		ol_note(&r, "note %d", i);
 	ok(r.n_notes == OL_NOTES && strcmp(r.notes[OL_NOTES - 1], "(more problems not shown)") == 0,
@@ -322,6 +348,7 @@ static void test_capture(void)
 	r.capture.dump_bytes = 1234;
 	r.capture.have_seconds = true;
 	r.capture.seconds = 0.5;
+	save(&r, "capture");
 	out = text_of(&r, false);
 	ok(has(out, "      CAPTURE: complete, vmcore 1234 bytes in 0.50 s\n"), "text: the capture line");
 	free(out);
@@ -331,8 +358,10 @@ static void test_capture(void)
 	free(out);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "--json") == 0)
+		json_dir = argv[2];
 	test_log_lines();
 	test_numbers();
 	test_oops_limit();

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Damaged copies of a QEMU ELF memory dump, for the crash extension's
-bad-input cases.
+"""Damaged copies of a QEMU ELF memory dump (with its VMCOREINFO note, which
+drgn opens as a kernel core), for the damaged-input scenarios.
 
   dumpcopy.py drop DUMP VMLINUX SYMBOL OUT
       the page holding SYMBOL is missing: the PT_LOAD segment around it is
@@ -18,22 +18,56 @@ bad-input cases.
 The new program header table of "drop" replaces the section headers QEMU
 writes after the ELF header (crash reads headers only near a file's start).
 """
-import os
+import mmap
 import shutil
 import struct
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import qemudump  # noqa: E402
+import drgn
 
 PAGE = 4096
+START_KERNEL_MAP = 0xFFFFFFFF80000000
+
+
+def program(dump, vmlinux):
+    prog = drgn.Program()
+    prog.set_core_dump(dump)
+    prog.load_debug_info([vmlinux])
+    return prog
+
+
+def to_phys(prog, address):
+    """Physical address of a kernel image or direct-map address."""
+    if address >= START_KERNEL_MAP:
+        return address - START_KERNEL_MAP + prog["phys_base"].value_()
+    return address - prog["page_offset_base"].value_()
+
+
+def loads(mm):
+    """PT_LOAD segments of an ELF64 core: (file offset, paddr, filesz)."""
+    if mm[:4] != b"\x7fELF" or mm[4] != 2:
+        raise SystemExit("not an ELF64 file")
+    phoff, = struct.unpack_from("<Q", mm, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", mm, 0x36)
+    out = []
+    for i in range(phnum):
+        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack_from("<IIQQQQ", mm, phoff + i * phentsize)
+        if p_type == 1:
+            out.append((p_offset, p_paddr, p_filesz))
+    return out
+
+
+def file_offset(mm, paddr):
+    for off, start, filesz in loads(mm):
+        if start <= paddr < start + filesz:
+            return off + paddr - start
+    return None
 
 
 def drop(dump, vmlinux, symbol, out):
-    prog, kaslr, _ = qemudump.program(dump, vmlinux)
-    mm = qemudump.open_dump(dump)
-    _, phys_base = qemudump.kernel_mapping(qemudump.scan_vmcoreinfo(mm, qemudump.elf_loads(mm)))
-    page = qemudump.linked_to_phys(prog.symbol(symbol).address, kaslr, phys_base) & ~(PAGE - 1)
+    prog = program(dump, vmlinux)
+    page = to_phys(prog, prog.symbol(symbol).address) & ~(PAGE - 1)
+    mm = mmap.mmap(open(dump, "rb").fileno(), 0, prot=mmap.PROT_READ)
 
     phoff, = struct.unpack_from("<Q", mm, 0x20)
     phentsize, phnum = struct.unpack_from("<HH", mm, 0x36)
@@ -75,15 +109,15 @@ def drop(dump, vmlinux, symbol, out):
 
 
 def cut_log(dump, vmlinux, out):
-    prog, _, file_offset = qemudump.program(dump, vmlinux)
+    prog = program(dump, vmlinux)
     prb = prog["prb"]
-    page_offset = prog["page_offset_base"].value_()
     rings = [prb.desc_ring.descs.value_(), prb.desc_ring.infos.value_(),
              prb.text_data_ring.data.value_()]
     low = min(rings)
-    if low < page_offset:
+    if low >= START_KERNEL_MAP:
         raise SystemExit("the log is in the kernel image (no log_buf_len=?): nothing to cut")
-    size = file_offset(low - page_offset)
+    mm = mmap.mmap(open(dump, "rb").fileno(), 0, prot=mmap.PROT_READ)
+    size = file_offset(mm, to_phys(prog, low))
     if size is None:
         raise SystemExit("the log is not in the dump")
     with open(dump, "rb") as src, open(out, "wb") as dst:
@@ -94,7 +128,7 @@ def cut_log(dump, vmlinux, out):
                 break
             dst.write(chunk)
             left -= len(chunk)
-    print("%s: cut at %d bytes, where the log begins (physical %#x)" % (out, size, low - page_offset))
+    print("%s: cut at %d bytes, where the log begins (physical %#x)" % (out, size, to_phys(prog, low)))
 
 
 def move_symbol(vmlinux, symbol, delta, out):

@@ -1,0 +1,178 @@
+#!/bin/bash
+# The fast lane: every check that needs no kernel build and no QEMU, in about
+# a minute.  checkpatch on each patch, shellcheck on every shell script, the C
+# unit tests under ASan and UBSan, the recorder and the crash extension built
+# with -Werror and installed into a DESTDIR, the report schema against
+# common/vars.def and against the unit tests' documents, and the kernel
+# build's refusal of bad input.  TAP, ending with "N passed, N failed".
+#
+# Usage: tests/check.sh          (make check)
+# tests/run.sh sources it and runs static_checks before anything boots.
+set -eu
+# shellcheck source=../scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+# shellcheck source=../scripts/scenario.sh
+. "$OOPSLIMIT_TOP/scripts/scenario.sh"
+
+# checkpatch.pl and its data files, out of the linux-source tarball once.
+checkpatch_dir() {
+	local key dir
+	key=$(key_of "$OOPSLIMIT_TARBALL")
+	dir=$OOPSLIMIT_CACHE/checkpatch/$key
+	if [ ! -e "$dir/.complete" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		tar -xJf "$OOPSLIMIT_TARBALL" -C "$dir" --strip-components=1 --wildcards \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' ||
+			die "cannot take checkpatch.pl out of $OOPSLIMIT_TARBALL"
+		touch "$dir/.complete"
+	fi
+	printf '%s\n' "$dir"
+}
+
+# Every tracked shell script: by its #! line or a shellcheck shell= directive.
+shell_scripts() {
+	local f
+	git -C "$OOPSLIMIT_TOP" ls-files | while IFS= read -r f; do
+		[ -f "$OOPSLIMIT_TOP/$f" ] || continue
+		case $(head -c 64 "$OOPSLIMIT_TOP/$f" | head -n 2) in
+		'#!/bin/sh'* | '#!/bin/bash'* | '#!/usr/bin/env bash'* | *'# shellcheck shell='*)
+			printf '%s\n' "$f" ;;
+		esac
+	done
+}
+
+static_checks() {
+	local tree p out shells=() u ok
+	local unit=$scratch_check/unit
+	mkdir -p "$unit/json"
+
+	tree=$(checkpatch_dir)
+	while read -r p; do
+		if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict -q --no-tree "$p" 2>&1) && [ -z "$out" ]; then
+			result OK "checkpatch --strict: ${p#"$OOPSLIMIT_TOP"/}"
+		else
+			printf '%s\n' "$out" | sed 's/^/#   /'
+			result FAIL "checkpatch --strict: ${p#"$OOPSLIMIT_TOP"/}"
+		fi
+	done < <(series_patches all)
+
+	mapfile -t shells < <(shell_scripts)
+	if out=$(cd "$OOPSLIMIT_TOP" && shellcheck -x "${shells[@]}" 2>&1); then
+		result OK "shellcheck: ${#shells[@]} scripts"
+	else
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		result FAIL "shellcheck"
+	fi
+
+	# The unit tests: each with all of common/ and crash-ext's plain C part.
+	for u in "$OOPSLIMIT_TOP"/tests/unit/*-test.c; do
+		local base=${u##*/}
+		if ! out=$(gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+			-fno-sanitize-recover=all -o "$unit/${base%.c}" "$u" "$OOPSLIMIT_TOP"/common/*.c \
+			"$OOPSLIMIT_TOP"/crash-ext/symfile.c 2>&1); then
+			printf '%s\n' "$out" | sed 's/^/#   /'
+			result FAIL "unit tests: tests/unit/$base builds"
+			continue
+		fi
+		if out=$(cd "$unit" && "./${base%.c}" --json "$unit/json" 2>&1); then
+			result OK "unit tests: tests/unit/$base: $(tail -n 1 <<<"$out")"
+		else
+			grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+			result FAIL "unit tests: tests/unit/$base"
+		fi
+	done
+
+	# The two readers build with -Werror and install where they belong.
+	ok=0
+	out=$(make -s -B -C "$OOPSLIMIT_TOP/kdump" O="$unit" 2>&1) || ok=1
+	out+=$(make -s -B -C "$OOPSLIMIT_TOP/crash-ext" 2>&1) || ok=1
+	out+=$(make -s -C "$OOPSLIMIT_TOP/crash-ext" install DESTDIR="$unit/dest" 2>&1) || ok=1
+	[ -f "$unit/dest/usr/lib/crash/extensions/oopslimit.so" ] || ok=1
+	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/#   /'
+	check_result $ok "oopslimit-reason and oopslimit.so build with -Wall -Wextra -Werror; make install DESTDIR= places the extension"
+
+	# The schema: valid, exactly the variables of vars.def, and every report
+	# the unit tests wrote (report-test --json) and the recorder's report of a
+	# log without a dump validate against it.
+	"$unit/oopslimit-reason" -j "$unit/json/recorder-no-dump.json" -l "$OOPSLIMIT_TOP/tests/unit/warn-limit-dmesg.txt" \
+		/dev/null 2>/dev/null || true
+	if out=$(/usr/bin/python3 - "$schema" "$OOPSLIMIT_TOP/common/vars.def" "$unit"/json/*.json <<-'EOF'
+		import json, re, sys
+		import jsonschema
+		schema = json.load(open(sys.argv[1]))
+		jsonschema.Draft202012Validator.check_schema(schema)
+		keys = re.findall(r'^OL_VAR\(\w+, "(\w+)"', open(sys.argv[2]).read(), re.M)
+		bad = []
+		props = set(schema["properties"])
+		readers = set(schema["properties"]["reader"]["properties"]["variables"]["properties"])
+		for k in keys:
+		    if k not in props or k not in schema["required"]:
+		        bad.append("vars.def's %s is not a required member of the schema" % k)
+		    if k not in readers:
+		        bad.append("vars.def's %s is not in reader.variables" % k)
+		for k in readers - set(keys):
+		    bad.append("reader.variables.%s is not in vars.def" % k)
+		docs = sys.argv[3:]
+		if len(docs) < 3:
+		    bad.append("only %d reports to validate" % len(docs))
+		for path in docs:
+		    for err in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(path))):
+		        bad.append("%s: %s at %s" % (path.rsplit("/", 1)[-1], err.message, "/".join(map(str, err.path))))
+		print("\n".join(bad) if bad else "%d reports valid" % len(docs))
+		sys.exit(1 if bad else 0)
+	EOF
+	); then
+		result OK "report schema: matches common/vars.def; $out"
+	else
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		result FAIL "report schema: matches common/vars.def; the unit tests' reports validate"
+	fi
+
+	# Bad input to the kernel build: one clear line and a non-zero exit, with
+	# a throwaway cache and small fake tarballs (nothing here builds a kernel).
+	expect_build_error "a missing tarball" "$scratch_check/none.tar.xz" "apt-get install linux-source-6.1"
+	expect_build_error "a tree of another version" "$(fake_tree 5 10 0)" "holds Linux 5.10.0; the series is for 6.1.y"
+	expect_build_error "a tree the series does not fit" "$(fake_tree 6 1 0)" "does not fit this tree"
+}
+
+# expect_build_error NAME TARBALL TEXT
+expect_build_error() {
+	local err rc=0
+	err=$(OOPSLIMIT_CACHE=$scratch_check/cache OOPSLIMIT_TARBALL=$2 \
+		"$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits 2>&1 >/dev/null) || rc=$?
+	if [ $rc -ne 0 ] && [ "$(grep -c ': error: ' <<<"$err")" -eq 1 ] &&
+		grep ': error: ' <<<"$err" | grep -qF -- "$3"; then
+		result OK "build rejects $1"
+	else
+		note "status $rc, said: $err"
+		result FAIL "build rejects $1"
+	fi
+	# An unpacked pristine tree is complete by then; anything else is not.
+	if [ -n "$(find "$scratch_check/cache" -mindepth 1 -maxdepth 2 \( -name '*.tmp' -o -name 'stage.*' -o -name kernels -o -name work \) 2>/dev/null)" ]; then
+		note "a half-made tree or kernel was left in $scratch_check/cache"
+		result FAIL "build leaves nothing behind after rejecting $1"
+	fi
+	rm -rf "$scratch_check/cache"
+}
+
+# fake_tree VERSION PATCHLEVEL SUBLEVEL: a tarball with just a Makefile.
+fake_tree() {
+	rm -rf "$scratch_check/t"
+	mkdir -p "$scratch_check/t/linux-source-x/kernel"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' "$1" "$2" "$3" >"$scratch_check/t/linux-source-x/Makefile"
+	printf '/* not the real one */\n' >"$scratch_check/t/linux-source-x/kernel/exit.c"
+	tar -cJf "$scratch_check/fake-$1.$2.$3.tar.xz" -C "$scratch_check/t" linux-source-x
+	printf '%s\n' "$scratch_check/fake-$1.$2.$3.tar.xz"
+}
+
+scratch_check=$(mktemp -d)
+# shellcheck disable=SC2064  # expand now
+trap "rm -rf '$scratch_check'" EXIT
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	"$OOPSLIMIT_TOP/scripts/deps.sh"
+	test_begin
+	static_checks
+	tap_end
+fi
