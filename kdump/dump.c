@@ -640,8 +640,11 @@ static int check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 		return fail(err, errlen, "it is cut short: its program headers end past byte %"
 			    PRIu64, d->size);
 	if (shoff || shnum) {
-		/* /proc/vmcore and QEMU have none; libkdumpfile would look for Xen ones */
-		if (shnum > 1 || (shnum && shentsize != 64) ||
+		/*
+		 * /proc/vmcore has none, QEMU's dump-guest-memory a null one and
+		 * .shstrtab; more would be Xen's, which libkdumpfile reads otherwise
+		 */
+		if (shnum > 2 || (shnum && shentsize != 64) ||
 		    shoff > d->size || (uint64_t)shnum * 64 > d->size - shoff)
 			return fail(err, errlen, "it has ELF sections, which a Linux dump has not");
 	}
@@ -962,7 +965,11 @@ struct ol_dump *ol_dump_open(const char *path, char *err, size_t errlen)
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s", err);
-		fail(err, errlen, "%s: %s", path, why);
+		if (d->has_vmci)
+			fail(err, errlen, "%s: %s", path, why);
+		else
+			fail(err, errlen, "%s has no VMCOREINFO note at all, and without it %s",
+			     path, why);
 		goto bad;
 	}
 	d->mem = (struct ol_mem){ dump_read, dump_vmcoreinfo, d };
