@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../common/dumpmem.h"
@@ -108,6 +109,32 @@ static inline int memimg_parse(struct memimg *m, const uint8_t *p, size_t n)
 		pos += len;
 	}
 	return 0;
+}
+
+static inline void memimg_put(FILE *f, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fputc((int)(v >> (8 * i)) & 0xff, f);
+}
+
+/* Writes m in the file form memimg_parse() reads: 0, or -1. */
+static inline int memimg_write(const struct memimg *m, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	size_t i;
+
+	if (!f)
+		return -1;
+	memimg_put(f, m->vmci_len, 4);
+	fwrite(m->vmci, 1, m->vmci_len, f);
+	for (i = 0; i < m->nseg; i++) {
+		memimg_put(f, m->seg[i].addr, 8);
+		memimg_put(f, m->seg[i].len, 4);
+		fwrite(m->seg[i].data, 1, m->seg[i].len, f);
+	}
+	return fclose(f) == 0 ? 0 : -1;
 }
 
 #endif

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Runs each libFuzzer target for its share of SECONDS from its corpus and
+# seeds; prints one line a target (executions, corpus, findings) and exits
+# non-zero when a target found a crash, a leak, a hang or a broken
+# contract.  The input that did it is kept under OUTDIR/artifacts/.
+# Usage: tests/fuzz/run.sh OUTDIR SECONDS TARGET...   (make -C tests/fuzz run)
+set -eu
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+[ $# -ge 3 ] || die "usage: $prog OUTDIR SECONDS TARGET..."
+out=$1 seconds=$2
+shift 2
+case $seconds in '' | *[!0-9]*) die "SECONDS must be a number of seconds, not '$seconds'" ;; esac
+each=$((seconds / $#))
+[ "$each" -ge 1 ] || each=1
+mkdir -p "$out/artifacts"
+
+failed=0
+for t in "$@"; do
+	[ -x "$out/fuzz-$t" ] || die "$out/fuzz-$t is missing: run make -C tests/fuzz first"
+	mkdir -p "$out/corpus/$t" "$out/seeds/$t"
+	log=$out/fuzz-$t.log
+	rc=0
+	"$out/fuzz-$t" -max_total_time="$each" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+		-artifact_prefix="$out/artifacts/$t-" -print_final_stats=1 \
+		"$out/corpus/$t" "$out/seeds/$t" >"$log" 2>&1 || rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	corp=$(grep -o 'corp: [0-9]*/[0-9A-Za-z]*' "$log" | tail -n 1)
+	if [ "$rc" -eq 0 ]; then
+		printf 'fuzz-%s: %s s, %s executions, %s, no findings\n' "$t" "$each" "${runs:-?}" "${corp:-corp: ?}"
+	else
+		found=$(grep -m1 -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|.*deadly signal|.*-timeout)' "$log" || true)
+		printf 'fuzz-%s: FOUND after %s executions: %s (input in %s, log %s)\n' "$t" "${runs:-?}" \
+			"${found:-exit status $rc}" "$out/artifacts/" "$log"
+		failed=1
+	fi
+done
+exit "$failed"
