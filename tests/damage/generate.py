@@ -1,0 +1,407 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Damaged variants of a real dump, seeded and reproducible.
+
+From one capture (kdump-compressed, as makedumpfile writes it, or ELF, as
+QEMU's dump-guest-memory or /proc/vmcore give it), makes the files a user
+with a short or corrupted copy would have: truncations at many offsets,
+header fields set to absurd values, flipped bytes in the first 64 KiB,
+zeroed blocks, a cleared or set page bitmap bit, damaged page descriptors,
+bad VMCOREINFO text, and files that are not dumps at all.  The same dump
+and seed always give the same variants, byte for byte.
+
+  generate.py [--seed N] list DUMP             the variants, one a line: NAME<TAB>what
+  generate.py [--seed N] make DUMP NAME PATH   write one variant to PATH
+  generate.py [--seed N] all DUMP DIR          write every variant into DIR
+
+sweep.py uses it one variant at a time, so a sweep needs room for one copy.
+"""
+import argparse
+import os
+import random
+import re
+import shutil
+import struct
+import sys
+
+FIRST = 64 << 10  # the flips stay in the first 64 KiB
+KTEXT = 0xffffffff80000000  # x86_64's __START_KERNEL_map
+
+
+def fail(msg):
+    sys.exit("generate.py: error: " + msg)
+
+
+class Dump:
+    """What the variants need to know of the original."""
+
+    def __init__(self, path):
+        self.path = path
+        self.size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            self.head = f.read(1 << 20)
+        if self.head[:4] == b"\x7fELF":
+            self.fmt = "elf"
+            self._elf()
+        elif self.head[:8] in (b"KDUMP   ", b"DISKDUMP"):
+            self.fmt = "kdump"
+            self._kdump()
+        else:
+            fail(f"{path} is neither an ELF nor a kdump-compressed dump")
+        self._vmcoreinfo()
+
+    def read(self, off, n):
+        with open(self.path, "rb") as f:
+            f.seek(off)
+            return f.read(n)
+
+    def _kdump(self):
+        h = self.head
+        self.block = struct.unpack_from("<I", h, 428)[0]
+        self.sub_hdr = struct.unpack_from("<i", h, 432)[0]
+        self.bitmap_blocks = struct.unpack_from("<I", h, 436)[0]
+        self.max_mapnr = struct.unpack_from("<I", h, 440)[0]
+        self.sub = self.block
+        self.bitmap = (1 + self.sub_hdr) * self.block
+        self.bitmap_bytes = self.bitmap_blocks * self.block
+        self.bitmap2 = self.bitmap + self.bitmap_bytes // 2
+        self.descs = self.bitmap + self.bitmap_bytes
+        self.dump_level = struct.unpack_from("<i", h, self.sub + 8)[0]
+        self.note_off, self.note_size = struct.unpack_from("<QQ", h, self.sub + 48)
+        bm2 = self.read(self.bitmap2, self.bitmap_bytes // 2)
+        bm1 = self.read(self.bitmap, self.bitmap_bytes // 2)
+        self.set_bits = [i for i in range(len(bm2) * 8) if bm2[i // 8] >> (i % 8) & 1]
+        self.clear_bits = [i for i in range(min(len(bm2) * 8, self.max_mapnr))
+                           if not bm2[i // 8] >> (i % 8) & 1 and bm1[i // 8] >> (i % 8) & 1]
+        self.bm1, self.bm2 = bm1, bm2
+
+    def _elf(self):
+        h = self.head
+        self.phoff = struct.unpack_from("<Q", h, 32)[0]
+        self.phnum = struct.unpack_from("<H", h, 56)[0]
+        self.phdrs = []
+        for i in range(self.phnum):
+            o = self.phoff + 56 * i
+            ptype, _, off, vaddr, paddr, filesz, memsz = struct.unpack_from("<IIQQQQQ", h, o)
+            self.phdrs.append(dict(at=o, type=ptype, off=off, paddr=paddr, filesz=filesz,
+                                   memsz=memsz))
+        notes = [p for p in self.phdrs if p["type"] == 4]
+        self.note_off = notes[0]["off"] if notes else 0
+        self.note_size = sum(p["filesz"] for p in notes)
+
+    def _vmcoreinfo(self):
+        """Where the VMCOREINFO text is in the file, and its lines."""
+        notes = self.read(self.note_off, min(self.note_size, 16 << 20)) if self.note_size else b""
+        at = notes.find(b"VMCOREINFO\0")
+        self.vmci_at = None
+        self.vmci = b""
+        if at >= 12:
+            namesz, descsz = struct.unpack_from("<II", notes, at - 12)
+            start = at + ((namesz + 3) & ~3)
+            self.vmci_at = self.note_off + start
+            self.vmci = notes[start:start + descsz]
+        self.vmci_lines = dict(re.findall(rb"^([^=\n]+)=([^\n]*)$", self.vmci, re.M))
+
+    def symbol(self, name):
+        v = self.vmci_lines.get(b"SYMBOL(%s)" % name.encode())
+        return int(v, 16) if v else None
+
+    def excluded_image_vaddr(self):
+        """A kernel-image address in a page makedumpfile left out, or None."""
+        if self.fmt != "kdump":
+            return None
+        stext = self.symbol("_stext")
+        phys_base = self.vmci_lines.get(b"NUMBER(phys_base)")
+        if stext is None or phys_base is None:
+            return None
+        phys_base = int(phys_base)
+        start = ((stext - KTEXT + phys_base) % (1 << 64)) // 4096
+        for pfn in range(start, start + (64 << 20) // 4096):
+            if pfn in self._clear_set:
+                return (pfn * 4096 + KTEXT - phys_base + 0x40) % (1 << 64)
+        return None
+
+    @property
+    def _clear_set(self):
+        if not hasattr(self, "_cs"):
+            self._cs = set(self.clear_bits)
+        return self._cs
+
+
+def variants(d, seed):
+    """(name, what, recipe) for every variant of d; a recipe is a list of edits."""
+    rnd = random.Random(seed)
+    out = []
+
+    def add(name, what, *edits):
+        out.append((name, what, list(edits)))
+
+    # --- files that are not dumps ---
+    add("type-empty", "an empty file", ("type", "empty"))
+    add("type-directory", "a directory", ("type", "directory"))
+    add("type-fifo", "a FIFO nobody writes to", ("type", "fifo"))
+    add("type-sparse", "a sparse file of the dump's size, all holes", ("type", "sparse"))
+    add("type-text", "a text file", ("type", "text"))
+    add("type-devnull", "a character device", ("type", "devnull"))
+    add("type-symlink", "a symbolic link to the dump (reads as the dump)", ("type", "symlink"))
+
+    # --- truncations ---
+    cuts = {1, 7, 8, 12, 63, 64, 100, 463, 464, 512, 4095, 4096, 4097, 8192, 32768, 65536}
+    cuts |= {d.size // 4, d.size // 2, d.size * 3 // 4, d.size - 4096, d.size - 1}
+    if d.fmt == "kdump":
+        cuts |= {d.bitmap, d.bitmap + 1, d.bitmap + d.bitmap_bytes // 4, d.bitmap2,
+                 d.descs - 1, d.descs, d.descs + 24 * 10, d.descs + 24 * len(d.set_bits) // 2,
+                 d.descs + 24 * len(d.set_bits), d.note_off + 8, d.note_off + d.note_size // 2}
+    else:
+        cuts |= {d.phoff + 10, d.phoff + 56 * d.phnum - 1, d.note_off + 8,
+                 d.note_off + d.note_size // 2}
+        cuts |= {p["off"] + p["filesz"] // 2 for p in d.phdrs if p["type"] == 1}
+    cuts |= {rnd.randrange(1, d.size) for _ in range(10)}
+    for c in sorted(x for x in cuts if 0 < x < d.size):
+        add(f"cut-{c}", f"the first {c} bytes", ("truncate", c))
+
+    # --- header fields ---
+    if d.fmt == "kdump":
+        fields = [
+            ("block_size", 428, "<I", [0, 1024, 4095, 8192, 0x7fffffff, 0xffffffff]),
+            ("sub_hdr_size", 432, "<i", [0, -1, 0x7fffffff, 100000]),
+            ("bitmap_blocks", 436, "<I", [0, 1, 0xffffffff, d.bitmap_blocks * 2]),
+            ("max_mapnr", 440, "<I", [0, 0xffffffff]),
+            ("header_version", 8, "<i", [0, -1, 3, 5, 99]),
+            ("status", 424, "<I", [0xffffffff]),
+            ("sub.phys_base", d.sub + 0, "<Q", [0x1000000, 0xffffffffffffffff]),
+            ("sub.dump_level", d.sub + 8, "<i", [0, 31, -1]),
+            ("sub.split", d.sub + 12, "<i", [1]),
+            ("sub.offset_vmcoreinfo", d.sub + 32, "<Q", [d.size + 4096]),
+            ("sub.offset_note", d.sub + 48, "<Q", [d.size + 4096, d.size - 8, 1 << 62]),
+            ("sub.size_note", d.sub + 56, "<Q", [0, 5, 1 << 40, 0xffffffffffffffff]),
+            ("sub.max_mapnr_64", d.sub + 96, "<Q", [0, 0xffffffffffffffff, 1 << 40]),
+        ]
+        for field, off, fmt, values in fields:
+            for v in values:
+                add(f"hdr-{field}-{v:#x}", f"{field} set to {v:#x}", ("pack", off, fmt, v))
+        add("hdr-machine-i686", "utsname.machine says i686", ("write", 272, b"i686\0\0"))
+        add("hdr-signature", "a damaged signature", ("write", 0, b"KDUMP  X"))
+        add("hdr-diskdump", "the old DISKDUMP signature", ("write", 0, b"DISKDUMP"))
+    else:
+        fields = [
+            ("e_phnum", 56, "<H", [0, 0xffff, d.phnum + 50]),
+            ("e_phoff", 32, "<Q", [d.size + 8, 1 << 63]),
+            ("e_phentsize", 54, "<H", [32, 0]),
+            ("e_machine", 18, "<H", [3]),
+            ("e_type", 16, "<H", [2]),
+            ("e_shnum", 60, "<H", [5]),
+            ("e_shoff", 40, "<Q", [d.size - 16]),
+        ]
+        for field, off, fmt, values in fields:
+            for v in values:
+                add(f"hdr-{field}-{v:#x}", f"{field} set to {v:#x}", ("pack", off, fmt, v))
+        add("hdr-class32", "EI_CLASS says 32-bit", ("write", 4, b"\x01"))
+        loads = [p for p in d.phdrs if p["type"] == 1]
+        notes = [p for p in d.phdrs if p["type"] == 4]
+        if loads:
+            big = max(loads, key=lambda p: p["filesz"])
+            add("phdr-load-offset", "the largest PT_LOAD's p_offset past the end",
+                ("pack", big["at"] + 8, "<Q", d.size + 4096))
+            add("phdr-load-filesz", "the largest PT_LOAD's p_filesz huge",
+                ("pack", big["at"] + 32, "<Q", 1 << 50))
+            add("phdr-load-memsz", "the largest PT_LOAD's p_memsz below its p_filesz",
+                ("pack", big["at"] + 40, "<Q", 4096))
+        if notes:
+            add("phdr-note-filesz", "PT_NOTE's p_filesz huge", ("pack", notes[0]["at"] + 32, "<Q",
+                                                                 1 << 40))
+            add("note-namesz", "the first note's namesz huge", ("pack", d.note_off, "<I",
+                                                               0xfffffff0))
+            add("note-prstatus-short", "the first note's descsz 16 (a short PRSTATUS)",
+                ("pack", d.note_off + 4, "<I", 16))
+
+    # --- the page bitmap and the page descriptors ---
+    if d.fmt == "kdump" and d.set_bits:
+        n = len(d.set_bits)
+        for i, where in ((0, "first"), (n // 2, "middle"), (n - 1, "last")):
+            pfn = d.set_bits[i]
+            add(f"bitmap-clear-{where}", f"the {where} dumped page's bitmap bit cleared "
+                f"(pfn {pfn:#x})", ("bitclear", d.bitmap2 + pfn // 8, pfn % 8))
+        for pfn in rnd.sample(d.clear_bits, min(2, len(d.clear_bits))):
+            add(f"bitmap-set-{pfn:#x}", f"a left-out page's bitmap bit set (pfn {pfn:#x})",
+                ("bitset", d.bitmap2 + pfn // 8, pfn % 8))
+        add("bitmap-block-zero", "the first block of the dumped-pages bitmap zeroed",
+            ("zero", d.bitmap2, d.block))
+        for i, where in ((0, "first"), (n // 2, "middle")):
+            o = d.descs + 24 * i
+            add(f"desc-{where}-size-zero", f"the {where} page descriptor's size 0",
+                ("pack", o + 8, "<I", 0))
+            add(f"desc-{where}-size-huge", f"the {where} page descriptor's size 70000",
+                ("pack", o + 8, "<I", 70000))
+            add(f"desc-{where}-size-5000", f"the {where} page descriptor's size 5000",
+                ("pack", o + 8, "<I", 5000))
+            add(f"desc-{where}-offset-1", f"the {where} page descriptor's offset off by one",
+                ("add", o, "<Q", 1))
+            add(f"desc-{where}-offset-far", f"the {where} page descriptor's offset past the end",
+                ("pack", o, "<Q", d.size + (1 << 20)))
+            add(f"desc-{where}-flags", f"the {where} page descriptor's flags 0xff",
+                ("pack", o + 12, "<I", 0xff))
+
+    # --- zeroed blocks anywhere ---
+    blocks = {0, 4096} | {rnd.randrange(0, d.size // 4096) * 4096 for _ in range(8)}
+    for b in sorted(x for x in blocks if x < d.size):
+        add(f"zero-{b:#x}", f"4 KiB of zeros at {b:#x}", ("zero", b, 4096))
+
+    # --- flipped bytes in the first 64 KiB ---
+    top = min(FIRST, d.size)
+    for i in range(40):
+        flips = tuple((rnd.randrange(top), 1 << rnd.randrange(8)) for _ in range(rnd.randint(1, 4)))
+        add(f"flip-{i:02d}", "flipped bits at " + ",".join(f"{o:#x}" for o, _ in flips),
+            ("flip", flips))
+
+    # --- VMCOREINFO text, edited in place (same length) ---
+    if d.vmci_at is not None:
+        def sub(name, what, old, new):
+            at = d.vmci.find(old)
+            if at < 0 or len(old) != len(new):
+                return
+            add(name, what, ("write", d.vmci_at + at, new))
+
+        ps = d.vmci_lines.get(b"PAGESIZE")
+        if ps:
+            line = b"PAGESIZE=" + ps + b"\n"
+            sub("vmci-pagesize-0", "PAGESIZE=0", line, b"PAGESIZE=0\n" + b"Z" * (len(line) - 12)
+                + b"\n")
+            sub("vmci-pagesize-empty", "PAGESIZE= (empty)", line,
+                b"PAGESIZE=\n" + b"Z" * (len(line) - 11) + b"\n")
+            sub("vmci-pagesize-8192", "PAGESIZE=8192", line, line.replace(ps, b"8192"))
+            sub("vmci-pagesize-noeq", "a PAGESIZE line without '='", line, line.replace(b"=", b" "))
+        sub("vmci-kerneloffset-missing", "no KERNELOFFSET line", b"\nKERNELOFFSET=", b"\nXERNELOFFSET=")
+        sub("vmci-osrelease-missing", "no OSRELEASE line", b"OSRELEASE=", b"XSRELEASE=")
+        sub("vmci-kallsyms-missing", "no SYMBOL(kallsyms_names) line (a kernel before 6.0)",
+            b"SYMBOL(kallsyms_names)=", b"SYMBOL(kallsyms_nameX)=")
+        sub("vmci-prb-missing", "no SYMBOL(prb) line", b"SYMBOL(prb)=", b"SYMBOL(prX)=")
+        sub("vmci-conflict", "a key that is also a directory of keys", b"SIZE(printk_info)=",
+            b"OFFSET(printk_info=")
+        sub("vmci-nul", "a NUL in the middle of the text", b"\nSYMBOL(_stext)", b"\0SYMBOL(_stext)")
+        for sym in ("prb", "oops_count", "warn_count", "kallsyms_num_syms", "kallsyms_names",
+                    "_stext"):
+            v = d.vmci_lines.get(b"SYMBOL(%s)" % sym.encode())
+            if not v:
+                continue
+            old = b"SYMBOL(%s)=%s\n" % (sym.encode(), v)
+            sub(f"vmci-{sym}-garbage", f"SYMBOL({sym}) not hexadecimal", old,
+                old.replace(v, b"z" * len(v)))
+            sub(f"vmci-{sym}-unmapped", f"SYMBOL({sym}) at an unmapped address", old,
+                old.replace(v, b"%0*x" % (len(v), 0x1000)))
+            sub(f"vmci-{sym}-moved", f"SYMBOL({sym}) 64 bytes off", old,
+                old.replace(v, b"%0*x" % (len(v), int(v, 16) + 64)))
+            ex = d.excluded_image_vaddr()
+            if ex:
+                sub(f"vmci-{sym}-excluded", f"SYMBOL({sym}) into a page makedumpfile left out",
+                    old, old.replace(v, b"%0*x" % (len(v), ex)))
+        for key in (b"OFFSET(printk_info.seq)", b"SIZE(printk_ringbuffer)",
+                    b"OFFSET(prb_desc_ring.count_bits)"):
+            v = d.vmci_lines.get(key)
+            if v:
+                old = key + b"=" + v + b"\n"
+                sub("vmci-" + key.decode().lower().translate({40: 45, 41: None, 46: 45}),
+                    f"{key.decode()} changed", old, key + b"=" + b"9" * len(v) + b"\n")
+    return out
+
+
+def make(d, recipe, path):
+    """Writes the variant to path (replacing what is there)."""
+    if os.path.lexists(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    kind = recipe[0][0]
+    if kind == "type":
+        what = recipe[0][1]
+        if what == "empty":
+            open(path, "wb").close()
+        elif what == "directory":
+            os.mkdir(path)
+        elif what == "fifo":
+            os.mkfifo(path)
+        elif what == "sparse":
+            with open(path, "wb") as f:
+                f.truncate(d.size)
+        elif what == "text":
+            with open(path, "w") as f:
+                f.write("This is not a dump.\n" * 100)
+        elif what == "devnull":
+            os.symlink("/dev/null", path)
+        elif what == "symlink":
+            os.symlink(os.path.abspath(d.path), path)
+        return
+    if kind == "truncate":
+        with open(d.path, "rb") as src, open(path, "wb") as dst:
+            left = recipe[0][1]
+            while left:
+                chunk = src.read(min(left, 1 << 20))
+                if not chunk:
+                    break
+                dst.write(chunk)
+                left -= len(chunk)
+        return
+    shutil.copyfile(d.path, path)
+    with open(path, "r+b") as f:
+        for e in recipe:
+            if e[0] == "pack":
+                f.seek(e[1])
+                f.write(struct.pack(e[2], e[3]))
+            elif e[0] == "add":
+                f.seek(e[1])
+                v = struct.unpack(e[2], f.read(struct.calcsize(e[2])))[0]
+                f.seek(e[1])
+                f.write(struct.pack(e[2], (v + e[3]) % (1 << 8 * struct.calcsize(e[2]))))
+            elif e[0] == "write":
+                f.seek(e[1])
+                f.write(e[2])
+            elif e[0] == "zero":
+                f.seek(e[1])
+                f.write(b"\0" * e[2])
+            elif e[0] in ("bitclear", "bitset", "flip"):
+                flips = e[1] if e[0] == "flip" else ((e[1], 1 << e[2]),)
+                for off, mask in flips:
+                    f.seek(off)
+                    b = f.read(1)[0]
+                    b = b & ~mask if e[0] == "bitclear" else (b | mask if e[0] == "bitset"
+                                                               else b ^ mask)
+                    f.seek(off)
+                    f.write(bytes([b]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=12)
+    sp = ap.add_subparsers(dest="cmd", required=True)
+    p = sp.add_parser("list")
+    p.add_argument("dump")
+    p = sp.add_parser("make")
+    p.add_argument("dump")
+    p.add_argument("name")
+    p.add_argument("path")
+    p = sp.add_parser("all")
+    p.add_argument("dump")
+    p.add_argument("dir")
+    a = ap.parse_args()
+    if not os.path.isfile(a.dump):
+        fail(f"{a.dump} is not a file")
+    d = Dump(a.dump)
+    vs = variants(d, a.seed)
+    if a.cmd == "list":
+        for name, what, _ in vs:
+            print(f"{name}\t{what}")
+    elif a.cmd == "make":
+        for name, _, recipe in vs:
+            if name == a.name:
+                make(d, recipe, a.path)
+                return
+        fail(f"no variant {a.name} (see: generate.py list {a.dump})")
+    else:
+        os.makedirs(a.dir, exist_ok=True)
+        for name, _, recipe in vs:
+            make(d, recipe, os.path.join(a.dir, name))
+
+
+if __name__ == "__main__":
+    main()

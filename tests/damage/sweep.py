@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Runs readers on every damaged variant of a dump and sorts what they did.
+
+For each variant generate.py makes (one at a time, in a scratch directory
+with nothing beside it), each reader runs under a time limit:
+
+  recorder   RECORDER -j - VARIANT, and again with -l LOG when given
+             (build it with -fsanitize=address,undefined)
+  crash      crash --minimal -s -x --kaslr auto VMLINUX VARIANT with
+             "oopslimit -j" (CRASH_EXTENSIONS=EXTDIR)
+  olread     OLREAD -v -d VARIANT: the recorder's reading layer alone
+
+and each run is one of: report (it wrote a report), error (it refused,
+saying why), or a failure: signal, sanitizer, hang, invalid-json,
+wrong-verdict (consistent true with a reason the original dump does not
+have, or a counter the original does not have), silent-error (failed
+without saying why).  The original dump is read first; its report is what
+the variants are held to.  Exit status 0 when no run failed.
+
+  sweep.py --dump VMCORE [--log LOG] [--recorder BIN] [--crash VMLINUX EXTDIR]
+           [--olread BIN] [--seed N] [--timeout S] [--only REGEX] [--keep DIR]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generate  # noqa: E402
+
+COUNTERS = ("oops_count", "oops_limit", "warn_count", "warn_limit", "panic_on_oops",
+            "panic_on_warn", "tainted_mask")
+SANITIZER = re.compile(r"(ERROR: (Address|Leak|Memory)Sanitizer|runtime error:|"
+                       r"UndefinedBehaviorSanitizer|SUMMARY: \w+Sanitizer)")
+FAILURES = ("signal", "sanitizer", "hang", "invalid-json", "wrong-verdict", "silent-error")
+
+
+def run(cmd, timeout, env=None, stdin=None):
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdin=stdin or subprocess.DEVNULL, capture_output=True,
+                           timeout=timeout, env=env)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, out, err = None, e.stdout or b"", e.stderr or b""
+    return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), \
+        time.monotonic() - t0
+
+
+def json_in(text):
+    """The one JSON object in text (crash prints other lines around it)."""
+    text = text.strip()
+    if text.startswith("{"):
+        return json.loads(text)
+    start, end = text.find("\n{"), text.rfind("\n}")
+    if start < 0 or end < start:
+        raise ValueError("no JSON object")
+    return json.loads(text[start + 1:end + 2])
+
+
+def judge(rc, out, err, base, need_json):
+    """(class, detail) of one run."""
+    if rc is None:
+        return "hang", "still running at the time limit"
+    m = SANITIZER.search(err) or SANITIZER.search(out)
+    if m:
+        line = next((ln for ln in (err + out).splitlines() if SANITIZER.search(ln)), m.group(0))
+        return "sanitizer", line.strip()[:200]
+    if rc < 0 or rc >= 128:
+        return "signal", f"status {rc}"
+    doc = None
+    if out.strip() or (rc == 0 and need_json):
+        try:
+            doc = json_in(out)
+        except ValueError as e:
+            if rc == 0 or need_json == "always":
+                return "invalid-json", str(e)[:200]
+    if doc is None:
+        msg = err.strip().splitlines()
+        if not msg:
+            return "silent-error", f"status {rc} and nothing on stderr"
+        return "error", msg[-1][:200]
+    if not isinstance(doc, dict):
+        return "invalid-json", "not an object"
+    if base and doc.get("consistent") is True:
+        if doc.get("reason") != base.get("reason"):
+            return "wrong-verdict", (f"reason {doc.get('reason')!r}, consistent, where the dump "
+                                     f"says {base.get('reason')!r}")
+        for k in COUNTERS:
+            if doc.get(k) is not None and base.get(k) is not None and doc[k] != base[k]:
+                return "wrong-verdict", f"{k} {doc[k]}, consistent, where the dump says {base[k]}"
+    return "report", f"reason {doc.get('reason')}, consistent {doc.get('consistent')}"
+
+
+class Reader:
+    def __init__(self, name, argv_of, need_json, env=None, stdin=None):
+        self.name, self.argv_of, self.need_json, self.env, self.stdin = \
+            name, argv_of, need_json, env, stdin
+        self.base = None
+        self.counts = {}
+        self.failures = []
+        self.seconds = 0.0
+
+    def once(self, path, timeout):
+        stdin = open(self.stdin) if self.stdin else None
+        try:
+            return run(self.argv_of(path), timeout, self.env, stdin)
+        finally:
+            if stdin:
+                stdin.close()
+
+
+def olread_judge(rc, out, err):
+    if rc is None:
+        return "hang", "still running at the time limit"
+    if SANITIZER.search(err):
+        return "sanitizer", next(ln for ln in err.splitlines() if SANITIZER.search(ln))[:200]
+    if rc < 0 or rc >= 128:
+        return "signal", f"status {rc}"
+    if rc != 0 and not err.strip():
+        return "silent-error", f"status {rc} and nothing on stderr"
+    return ("report" if rc == 0 else "error"), (err.strip().splitlines() or [""])[-1][:200]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dump", required=True)
+    ap.add_argument("--log", help="the dump's vmcore-dmesg.txt, for a second recorder run")
+    ap.add_argument("--recorder")
+    ap.add_argument("--crash", nargs=2, metavar=("VMLINUX", "EXTDIR"))
+    ap.add_argument("--olread")
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--timeout", type=float, default=20)
+    ap.add_argument("--only", help="a regular expression: the variants to run")
+    ap.add_argument("--keep", help="copy the variants that made a reader fail here")
+    a = ap.parse_args()
+    if not (a.recorder or a.crash or a.olread):
+        sys.exit("sweep.py: error: give --recorder, --crash or --olread")
+
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0:halt_on_error=1")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    # leaks inside libkdumpfile's own error paths are not the reader's
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
+    env.setdefault("LSAN_OPTIONS", f"suppressions={supp}:print_suppressions=0")
+
+    scratch = tempfile.mkdtemp(prefix="oopslimit-damage.")
+    readers = []
+    if a.recorder:
+        readers.append(Reader("recorder", lambda p: [a.recorder, "-j", "-", p], True, env))
+        if a.log:
+            readers.append(Reader("recorder -l", lambda p: [a.recorder, "-l", a.log, "-j", "-", p],
+                                  "always", env))
+    if a.crash:
+        cmd = os.path.join(scratch, "crash.cmd")
+        with open(cmd, "w") as f:
+            f.write("oopslimit -j\nq\n")
+        cenv = dict(env, CRASH_EXTENSIONS=os.path.abspath(a.crash[1]))
+        readers.append(Reader("crash", lambda p: ["crash", "--minimal", "-s", "-x", "--kaslr",
+                                                   "auto", a.crash[0], p, "-i", cmd],
+                              False, cenv))
+    if a.olread:
+        readers.append(Reader("olread", lambda p: [a.olread, "-v", "-d", p], False, env))
+
+    try:
+        d = generate.Dump(a.dump)
+        vs = generate.variants(d, a.seed)
+        if a.only:
+            vs = [v for v in vs if re.search(a.only, v[0])]
+        t0 = time.monotonic()
+        for r in readers:
+            rc, out, err, _ = r.once(a.dump, a.timeout)
+            if r.name == "olread":
+                r.base = {}
+                continue
+            try:
+                r.base = json_in(out)
+            except ValueError:
+                sys.exit(f"sweep.py: error: {r.name} gives no report on the original dump "
+                         f"(status {rc}): {err.strip()[-300:]}")
+            print(f"# {r.name} on the original: reason {r.base.get('reason')}, consistent "
+                  f"{r.base.get('consistent')}, counters "
+                  + " ".join(f"{k}={r.base.get(k)}" for k in COUNTERS))
+        path = os.path.join(scratch, "vmcore")
+        for name, what, recipe in vs:
+            generate.make(d, recipe, path)
+            for r in readers:
+                rc, out, err, secs = r.once(path, a.timeout)
+                r.seconds += secs
+                if r.name == "olread":
+                    cls, detail = olread_judge(rc, out, err)
+                else:
+                    cls, detail = judge(rc, out, err, r.base, r.need_json)
+                r.counts[cls] = r.counts.get(cls, 0) + 1
+                if cls in FAILURES:
+                    r.failures.append((name, what, cls, detail))
+                    print(f"not ok - {r.name}: {name} ({what}): {cls}: {detail}")
+                    if a.keep:
+                        os.makedirs(a.keep, exist_ok=True)
+                        dst = os.path.join(a.keep, name)
+                        if os.path.isfile(path) and not os.path.islink(path):
+                            shutil.copyfile(path, dst)
+        total = time.monotonic() - t0
+        bad = 0
+        for r in readers:
+            fails = sum(r.counts.get(c, 0) for c in FAILURES)
+            bad += fails
+            summary = ", ".join(f"{r.counts.get(c, 0)} {c}" for c in ("report", "error")
+                                + FAILURES)
+            print(f"{'ok' if not fails else 'not ok'} - damage sweep, {r.name}: {len(vs)} "
+                  f"variants: {summary} ({r.seconds:.1f} s)")
+        print(f"# {len(vs)} variants of {a.dump} (seed {a.seed}) in {total:.1f} s")
+        sys.exit(1 if bad else 0)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
