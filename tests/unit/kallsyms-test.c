@@ -2,8 +2,8 @@
 /*
  * Unit tests of common/kallsyms.c and common/vmcoreinfo.c without a dump:
  * kallsyms tables built in memory the way scripts/kallsyms.c lays them out,
- * then damaged one way at a time.  With an argument, writes the first
- * test's tables to that file as a fuzzing seed instead.
+ * then damaged one way at a time.  With --seed FILE, writes the first
+ * test's tables to FILE as a fuzzing seed instead.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -571,13 +571,13 @@ static void test_vmcoreinfo(void)
 int main(int argc, char **argv)
 {
 	make_tokens();
-	if (argc == 2) {
+	if (argc == 3 && strcmp(argv[1], "--seed") == 0) {
 		/* a seed for tests/fuzz: the tables of the first test */
 		static struct table t;
 
 		build(&t, base_syms, NBASE, ABS_PERCPU, 0);
 		image(&t, 0, 0);
-		return memimg_write(&t.img, argv[1]) ? EXIT_FAILURE : EXIT_SUCCESS;
+		return memimg_write(&t.img, argv[2]) ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 	test_vmcoreinfo();
 	test_encodings();

@@ -5,8 +5,8 @@
  * (the same initial descriptor, ids and logical positions that start just
  * below their wrap, tails pushed when the rings are full), then damaged one
  * way at a time.  The expected output is formatted here independently, the
- * way vmcore-dmesg's dump_record() does it.  With an argument, writes a
- * ring to that file as a fuzzing seed instead.
+ * way vmcore-dmesg's dump_record() does it.  With --seed FILE, writes a
+ * ring to FILE as a fuzzing seed instead.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -522,7 +522,7 @@ static void test_damage(void)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2) {
+	if (argc == 3 && strcmp(argv[1], "--seed") == 0) {
 		/* a seed for tests/fuzz: a ring that wrapped */
 		static struct ring r;
 		char text[64];
@@ -533,7 +533,7 @@ int main(int argc, char **argv)
 			write_rec(&r, text, (size_t)snprintf(text, sizeof(text), "line %d\tof 40", i),
 				  1000u * i, 2, i == 7);
 		finish(&r);
-		return memimg_write(&r.img, argv[1]) ? EXIT_FAILURE : EXIT_SUCCESS;
+		return memimg_write(&r.img, argv[2]) ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 	test_simple();
 	test_wrapped();
