@@ -3,6 +3,7 @@
 #
 # Usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND]
 #                            [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]
+#                            [-R] [-N] [-S FILE] [-F NAME=FILE]...
 #
 # The serial console goes to RUNDIR/console.log; the guest mounts RUNDIR as
 # 9p tag "host".  QEMU runs with -no-reboot, so a guest reboot or a panic
@@ -10,6 +11,12 @@
 # panic (panic=0) and, once it has panicked or said "holding" in
 # RUNDIR/results, its memory is written to DUMPFILE (ELF) before QEMU quits.
 # With -b, the raw image DISK is the guest's virtio disk /dev/vda.
+#
+# For a distribution guest (scripts/debian-guest.sh): -R keeps QEMU running
+# across guest reboots (a capture kernel's reboot, then the next boot), so
+# QEMU ends when the guest powers off; -N leaves out the 9p share (a kernel
+# without 9p); -S appends the guest's second serial port (ttyS1) to FILE;
+# -F passes FILE to the guest as fw_cfg item opt/oopslimit/NAME.
 #
 # Exit status: 0 when QEMU ended by itself, 124 when the time limit ended it,
 # 1 on any other failure.  KVM is used only if a real boot under it succeeds
@@ -19,7 +26,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump='' disk=''
-while getopts k:i:d:a:t:m:D:b: opt; do
+reboot=no share=yes serial2='' fwcfg=()
+while getopts k:i:d:a:t:m:D:b:RNS:F: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -29,7 +37,14 @@ while getopts k:i:d:a:t:m:D:b: opt; do
 	m) mem=$OPTARG ;;
 	D) dump=$OPTARG ;;
 	b) disk=$OPTARG ;;
-	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]" ;;
+	R) reboot=yes ;;
+	N) share=no ;;
+	S) serial2=$OPTARG ;;
+	F)
+		[[ $OPTARG == [a-z]*=?* ]] || die "-F takes NAME=FILE, not '$OPTARG'"
+		[ -r "${OPTARG#*=}" ] || die "fw_cfg file ${OPTARG#*=} not found"
+		fwcfg+=(-fw_cfg "name=opt/oopslimit/${OPTARG%%=*},file=${OPTARG#*=}") ;;
+	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK] [-R] [-N] [-S FILE] [-F NAME=FILE]" ;;
 	esac
 done
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$rundir" ]; then
@@ -45,19 +60,23 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt
 # on RUNDIR/monitor.in and .out (read into monitor.log); sets $qemu_pid and
 # $monitor_reader.
 qemu_boot() {
-	local panic=$3 drive=()
+	local panic=$3 drive=() extra=()
 	[ -z "$disk" ] || drive=(-drive "file=$disk,format=raw,if=virtio")
+	[ $reboot = yes ] || extra+=(-no-reboot)
+	[ $share = no ] ||
+		extra+=(-virtfs "local,path=$rundir,mount_tag=host,security_model=none,id=host")
+	[ -z "$serial2" ] || extra+=(-chardev "file,id=serial2,path=$serial2,append=on" -serial chardev:serial2)
 	: >"$rundir/console.log"
 	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/results"
 	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
 	cat "$rundir/monitor.out" >"$rundir/monitor.log" &
 	monitor_reader=$!
 	timeout --kill-after=5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp 1 \
-		-nodefaults -no-reboot -display none \
+		-nodefaults -display none \
 		-serial "file:$rundir/console.log" \
 		-monitor "pipe:$rundir/monitor" \
 		-device vmcoreinfo \
-		-virtfs "local,path=$rundir,mount_tag=host,security_model=none,id=host" \
+		"${extra[@]}" "${fwcfg[@]}" \
 		"${drive[@]}" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=$panic $append" \
