@@ -1,7 +1,8 @@
 # oopslimit: see README.md.
-.PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext test test-crash check-series clean-cache
+.PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext recorder check test check-series \
+	deb fuzz clean-cache
 
-all: kernel initramfs capture-initramfs crash-ext
+all: kernel initramfs capture-initramfs crash-ext recorder
 
 # The main job: build, boot, load kdump, exhaust a limit, capture, verdict.
 # POLICY=warn_limit|oops_limit|ubsan|panic_on_warn|panic_on_oops|sysrq,
@@ -34,22 +35,35 @@ capture-initramfs: kernel
 	scripts/capture-initramfs.sh "$$(cat "$$(scripts/build-kernel.sh limits)/kernelrelease")"
 
 # The crash extension, crash-ext/oopslimit.so (make -C crash-ext install to
-# install it for crash -x).
+# install it for crash -x), and the recorder, kdump/oopslimit-reason.
 crash-ext: deps
 	$(MAKE) -C crash-ext
 
-# The crash extension's suite alone; CASES="warn-limit oops-limit" picks some.
-test-crash: deps
-	tests/crash/run.sh $(CASES)
+recorder: deps
+	$(MAKE) -C kdump
 
-# The test suite: static checks, then every scenario in QEMU.  TAP output,
-# ending with "N passed, N failed".  SCENARIOS="warn-limit oops-limit" picks some.
+# The fast lane: static checks and unit tests, no kernel build, no QEMU.
+check: deps
+	tests/check.sh
+
+# The test suite: make check, then the kernels and every scenario in QEMU.
+# TAP output, ending with "N passed, N failed".  SCENARIOS="warn-limit
+# oops-limit" runs those scenarios alone.
 test: deps
-	tests/run.sh $(SCENARIOS)
+	$(if $(SCENARIOS),OOPSLIMIT_SCENARIOS_ONLY=1) tests/run.sh $(SCENARIOS)
 
 # Slow (a build per patch): proves each patch in patches/series builds alone.
 check-series: deps
 	scripts/check-series.sh
+
+# The Debian packages (oopslimit-kdump, crash-oopslimit), checked by lintian.
+deb: deps
+	scripts/deb.sh
+
+# Fuzz the recorder's decoders: SECONDS=600 for a longer run.
+SECONDS ?= 60
+fuzz: deps
+	$(MAKE) -C tests/fuzz run SECONDS="$(SECONDS)"
 
 clean-cache:
 	rm -rf "$${OOPSLIMIT_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/oopslimit}"

@@ -229,10 +229,10 @@ void ol_report_judge(struct ol_report *r)
 		return;
 	}
 	if (!r->log_read || r->log_unreliable) {
+		/* why, in this reader's words, is a note (log_trouble) */
 		r->reason = "unknown";
-		snprintf(r->detail, sizeof(r->detail), "%s",
-			 r->log_trouble[0] ? r->log_trouble :
-			 r->log_read ? "the log does not decode reliably" : "no kernel log could be read");
+		snprintf(r->detail, sizeof(r->detail), "%s", r->log_read ?
+			 "the kernel log does not decode reliably" : "no kernel log could be read");
 		set_evidence(r, -1, "the verdict comes from the log, and the log could not be used");
 		return;
 	}
@@ -564,6 +564,11 @@ void ol_report_text(FILE *f, const struct ol_report *r, bool verbose)
 		put_text(f, r->dump_error);
 		fputc('\n', f);
 	}
+	if (r->log_trouble[0]) {
+		label(f, "NOTE");
+		put_text(f, r->log_trouble);
+		fputc('\n', f);
+	}
 	for (i = 0; i < r->n_notes; i++) {
 		label(f, "NOTE");
 		put_text(f, r->notes[i]);
@@ -793,7 +798,7 @@ static void j_capture(struct jw *w, const struct ol_capture *cap)
 void ol_report_json(FILE *f, const struct ol_report *r)
 {
 	struct jw w = { .f = f };
-	bool logged = r->log_read && !r->log_unreliable;
+	bool logged = r->log_read && !r->log_unreliable, first_note = true;
 	char when[40];
 	unsigned int i;
 
@@ -827,13 +832,19 @@ void ol_report_json(FILE *f, const struct ol_report *r)
 	j_log(&w, r);
 	j_capture(&w, &r->capture);
 	j_text(&w, "dump_read_error", r->dump_error);
+	/* the log's trouble, in this reader's words, is the first note */
 	key(&w, "notes");
 	fputc('[', f);
-	for (i = 0; i < r->n_notes; i++) {
-		fprintf(f, "%s\n    ", i ? "," : "");
-		ol_json_string(f, r->notes[i]);
+	for (i = 0; i < r->n_notes + 1; i++) {
+		const char *n = i == 0 ? r->log_trouble : r->notes[i - 1];
+
+		if (!n[0])
+			continue;
+		fprintf(f, "%s\n    ", first_note ? "" : ",");
+		first_note = false;
+		ol_json_string(f, n);
 	}
-	fprintf(f, "%s]", r->n_notes ? "\n  " : "");
+	fprintf(f, "%s]", first_note ? "" : "\n  ");
 	close_obj(&w);
 	fputc('\n', f);
 }

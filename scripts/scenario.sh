@@ -273,7 +273,7 @@ scenario_setup() {
 # A run directory's stamp: what made it.  A dump whose stamp differs is stale.
 run_stamp() { # run_stamp SCENARIO-FILE KERNEL-DIR
 	{
-		cat "$1"
+		cat "$1" "$OOPSLIMIT_TOP/scripts/qemu-run.sh"
 		printf '%s\n' "$2" "$initrd" "$capture_initrd"
 	} | sha256sum | cut -c1-16
 }
@@ -546,7 +546,7 @@ compare_reports() {
 		    for err in jsonschema.Draft202012Validator(schema).iter_errors(doc):
 		        bad.append("%s: schema: %s at %s" % (who, err.message, "/".join(map(str, err.path)) or "top"))
 		    docs[who] = doc
-		READER_SPECIFIC = ("reader", "counters_source", "capture")
+		READER_SPECIFIC = ("reader", "counters_source", "capture", "notes", "dump_read_error")
 		names = list(docs)
 		for other in names[1:]:
 		    a, b = docs[names[0]], docs[other]
@@ -581,9 +581,9 @@ drgn_check() {
 	EOF
 }
 
-# read_with_all F: every reader that can on the dump: crash, and the
-# recorder here on an undamaged dump (a damaged one is the damaged-dump
-# sweep's business).
+# read_with_all F: every reader on the dump (or its damaged copy): crash,
+# and the recorder here (not on a vmcore-incomplete: the capture kernel's
+# reason.json speaks for that one).
 read_with_all() {
 	local f=$1 bad=0
 	if ! damaged_copy "$f"; then
@@ -591,13 +591,9 @@ read_with_all() {
 		return 1
 	fi
 	crash_session "$f" || bad=1
-	if [ "$read_dump" = "$the_dump" ] && [ "${the_dump##*/}" != vmcore-incomplete ]; then
+	if [ "${the_dump##*/}" != vmcore-incomplete ]; then
 		if "$reason_bin" -j "$run_dir/host.json" "$read_dump" 2>"$run_dir/host.err"; then
-			# a QEMU dump has no log file beside it: until the recorder reads the
-			# ring buffer, its report without a log is not compared
-			if [ -e "$(dirname "$read_dump")/vmcore-dmesg.txt" ] || [ "$(jq -r .log "$run_dir/host.json")" != null ]; then
-				reports[host]=$run_dir/host.json
-			fi
+			reports[host]=$run_dir/host.json
 		else
 			note "$name: oopslimit-reason failed on the dump: $(tail -n 1 "$run_dir/host.err")"
 			bad=1

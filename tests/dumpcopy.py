@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Damaged copies of a QEMU ELF memory dump (with its VMCOREINFO note, which
-drgn opens as a kernel core), for the damaged-input scenarios.
+"""Damaged copies of a QEMU ELF memory dump (dump-guest-memory -p: with its
+VMCOREINFO note and virtual addresses, which drgn opens as a kernel core),
+for the damaged-input scenarios.
 
   dumpcopy.py drop DUMP VMLINUX SYMBOL OUT
       the page holding SYMBOL is missing: the PT_LOAD segment around it is
@@ -39,7 +40,8 @@ def program(dump, vmlinux):
 def to_phys(prog, address):
     """Physical address of a kernel image or direct-map address."""
     if address >= START_KERNEL_MAP:
-        return address - START_KERNEL_MAP + prog["phys_base"].value_()
+        # phys_base is an assembler symbol: no DWARF object to read it by
+        return address - START_KERNEL_MAP + prog.read_u64(prog.symbol("phys_base").address)
     return address - prog["page_offset_base"].value_()
 
 
@@ -67,7 +69,8 @@ def file_offset(mm, paddr):
 def drop(dump, vmlinux, symbol, out):
     prog = program(dump, vmlinux)
     page = to_phys(prog, prog.symbol(symbol).address) & ~(PAGE - 1)
-    mm = mmap.mmap(open(dump, "rb").fileno(), 0, prot=mmap.PROT_READ)
+    with open(dump, "rb") as f:
+        mm = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
 
     phoff, = struct.unpack_from("<Q", mm, 0x20)
     phentsize, phnum = struct.unpack_from("<HH", mm, 0x36)
@@ -116,7 +119,8 @@ def cut_log(dump, vmlinux, out):
     low = min(rings)
     if low >= START_KERNEL_MAP:
         raise SystemExit("the log is in the kernel image (no log_buf_len=?): nothing to cut")
-    mm = mmap.mmap(open(dump, "rb").fileno(), 0, prot=mmap.PROT_READ)
+    with open(dump, "rb") as f:
+        mm = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
     size = file_offset(mm, to_phys(prog, low))
     if size is None:
         raise SystemExit("the log is not in the dump")
