@@ -125,7 +125,8 @@ if [ -n "$dump" ]; then
 		if grep -q -- '---\[ end Kernel panic' "$rundir/console.log" ||
 			grep -qx holding "$rundir/results" 2>/dev/null; then
 			rm -f "$dump.tmp"
-			printf 'dump-guest-memory %s.tmp\n' "$dump" >&8
+			# -p: with the guest's virtual addresses, which drgn needs
+			printf 'dump-guest-memory -p %s.tmp\n' "$dump" >&8
 			printf 'quit\n' >&8
 			break
 		fi
