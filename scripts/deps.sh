@@ -16,6 +16,8 @@ packages=(
 	python3-drgn python3-jsonschema
 	# the project's own checks
 	shellcheck
+	# the Debian packages and the Debian guest (scripts/deb.sh, debian-image.sh)
+	debhelper dpkg-dev lintian mmdebstrap
 )
 
 missing=()
