@@ -27,8 +27,10 @@ static noinline void oopslimit_test_warning(void)
 
 static noinline void oopslimit_test_exception(void)
 {
-	/* volatile: the store must happen, not be reasoned away */
-	*(volatile int *)NULL = 0;
+	int *p = NULL;
+
+	/* WRITE_ONCE: the store must happen, not be reasoned away */
+	WRITE_ONCE(*p, 0);
 }
 
 static ssize_t oopslimit_test_write(struct file *file, const char __user *ubuf,
