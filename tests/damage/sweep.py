@@ -39,6 +39,10 @@ COUNTERS = ("oops_count", "oops_limit", "warn_count", "warn_limit", "panic_on_oo
 SANITIZER = re.compile(r"(ERROR: (Address|Leak|Memory)Sanitizer|runtime error:|"
                        r"UndefinedBehaviorSanitizer|SUMMARY: \w+Sanitizer)")
 FAILURES = ("signal", "sanitizer", "hang", "invalid-json", "wrong-verdict", "silent-error")
+# crash 8.0.2 itself dies or hangs on some damaged files before any extension
+# runs; a crash run that fails so is run again without the extension, and
+# when that fails too, the failure is crash's, counted apart.
+CRASH_ITSELF = "crash-itself"
 
 
 def run(cmd, timeout, env=None, stdin=None):
@@ -64,7 +68,7 @@ def json_in(text):
     return json.loads(text[start + 1:end + 2])
 
 
-def judge(rc, out, err, base, need_json):
+def judge(rc, out, err, base, need_json, msg_on_stdout=False):
     """(class, detail) of one run."""
     if rc is None:
         return "hang", "still running at the time limit"
@@ -82,7 +86,7 @@ def judge(rc, out, err, base, need_json):
             if rc == 0 or need_json == "always":
                 return "invalid-json", str(e)[:200]
     if doc is None:
-        msg = err.strip().splitlines()
+        msg = err.strip().splitlines() or (out.strip().splitlines() if msg_on_stdout else [])
         if not msg:
             return "silent-error", f"status {rc} and nothing on stderr"
         return "error", msg[-1][:200]
@@ -102,9 +106,12 @@ class Reader:
     def __init__(self, name, argv_of, need_json, env=None, stdin=None):
         self.name, self.argv_of, self.need_json, self.env, self.stdin = \
             name, argv_of, need_json, env, stdin
+        self.bare = None	# crash without the extension, to tell whose failure it is
+        self.sample = None	# the variants this reader runs on, None for all
         self.base = None
         self.counts = {}
         self.failures = []
+        self.itself = []
         self.seconds = 0.0
 
     def once(self, path, timeout):
@@ -138,6 +145,8 @@ def main():
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--timeout", type=float, default=20)
     ap.add_argument("--only", help="a regular expression: the variants to run")
+    ap.add_argument("--crash-sample", type=int, metavar="N",
+                    help="run crash on N variants picked by the seed, not on all")
     ap.add_argument("--keep", help="copy the variants that made a reader fail here")
     a = ap.parse_args()
     if not (a.recorder or a.crash or a.olread):
@@ -158,13 +167,17 @@ def main():
             readers.append(Reader("recorder -l", lambda p: [a.recorder, "-l", a.log, "-j", "-", p],
                                   "always", env))
     if a.crash:
-        cmd = os.path.join(scratch, "crash.cmd")
+        cmd, quit_cmd = os.path.join(scratch, "crash.cmd"), os.path.join(scratch, "quit.cmd")
         with open(cmd, "w") as f:
             f.write("oopslimit -j\nq\n")
+        with open(quit_cmd, "w") as f:
+            f.write("q\n")
         cenv = dict(env, CRASH_EXTENSIONS=os.path.abspath(a.crash[1]))
-        readers.append(Reader("crash", lambda p: ["crash", "--minimal", "-s", "-x", "--kaslr",
-                                                   "auto", a.crash[0], p, "-i", cmd],
-                              False, cenv))
+        crash = Reader("crash", lambda p: ["crash", "--minimal", "-s", "-x", "--kaslr", "auto",
+                                           a.crash[0], p, "-i", cmd], False, cenv)
+        crash.bare = lambda p: ["crash", "--minimal", "-s", "--kaslr", "auto", a.crash[0], p,
+                                "-i", quit_cmd]
+        readers.append(crash)
     if a.olread:
         readers.append(Reader("olread", lambda p: [a.olread, "-v", "-d", p], False, env))
 
@@ -173,6 +186,10 @@ def main():
         vs = generate.variants(d, a.seed)
         if a.only:
             vs = [v for v in vs if re.search(a.only, v[0])]
+        for r in readers:
+            if r.bare and a.crash_sample is not None and a.crash_sample < len(vs):
+                rnd = generate.random.Random(a.seed)
+                r.sample = set(rnd.sample(sorted(v[0] for v in vs), a.crash_sample))
         t0 = time.monotonic()
         for r in readers:
             rc, out, err, _ = r.once(a.dump, a.timeout)
@@ -191,13 +208,23 @@ def main():
         for name, what, recipe in vs:
             generate.make(d, recipe, path)
             for r in readers:
+                if r.sample is not None and name not in r.sample:
+                    continue
+                r.runs = getattr(r, "runs", 0) + 1
                 rc, out, err, secs = r.once(path, a.timeout)
                 r.seconds += secs
                 if r.name == "olread":
                     cls, detail = olread_judge(rc, out, err)
                 else:
-                    cls, detail = judge(rc, out, err, r.base, r.need_json)
+                    cls, detail = judge(rc, out, err, r.base, r.need_json, bool(r.bare))
+                if r.bare and cls in ("signal", "hang", "silent-error"):
+                    brc, bout, berr, _ = run(r.bare(path), a.timeout, r.env)
+                    bcls, _ = judge(brc, bout, berr, None, False, True)
+                    if bcls == cls or (cls == "silent-error" and bcls == "error"):
+                        cls, detail = CRASH_ITSELF, f"{cls} without the extension too: {detail}"
                 r.counts[cls] = r.counts.get(cls, 0) + 1
+                if cls == CRASH_ITSELF:
+                    r.itself.append((name, what, cls, detail))
                 if cls in FAILURES:
                     r.failures.append((name, what, cls, detail))
                     print(f"not ok - {r.name}: {name} ({what}): {cls}: {detail}")
@@ -212,9 +239,11 @@ def main():
             fails = sum(r.counts.get(c, 0) for c in FAILURES)
             bad += fails
             summary = ", ".join(f"{r.counts.get(c, 0)} {c}" for c in ("report", "error")
-                                + FAILURES)
-            print(f"{'ok' if not fails else 'not ok'} - damage sweep, {r.name}: {len(vs)} "
-                  f"variants: {summary} ({r.seconds:.1f} s)")
+                                + FAILURES + ((CRASH_ITSELF,) if r.bare else ()))
+            print(f"{'ok' if not fails else 'not ok'} - damage sweep, {r.name}: "
+                  f"{getattr(r, 'runs', 0)} variants: {summary} ({r.seconds:.1f} s)")
+            for name, _, cls, detail in r.itself if r.bare else ():
+                print(f"# {r.name}: {name}: {detail}")
         print(f"# {len(vs)} variants of {a.dump} (seed {a.seed}) in {total:.1f} s")
         sys.exit(1 if bad else 0)
     finally:
