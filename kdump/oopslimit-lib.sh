@@ -14,6 +14,7 @@
 #                               with the reason in $ol_error
 #   ol_conf_get FILE KEY        KEY's last value in FILE, or its default
 #   ol_conf_all FILE KEY        every value of KEY in FILE, joined by blanks
+#   ol_conf_value KEY           KEY's value in the file ol_conf_load read
 #   ol_conf_load FILE [REL]     validates FILE whole and sets ol_target,
 #                               ol_mntopts, ol_path, ol_mount_wait,
 #                               ol_compress, ol_dump_level, ol_final,
@@ -109,18 +110,36 @@ ol_conf_all() {
 	_ol_values "$1" "$2" | tr '\n' ' ' | sed 's/ $//'
 }
 
-# _ol_bad_line FILE: "N:LINE" of the first line that is neither blank, a
-# comment, nor a known key with a value.
-_ol_bad_line() {
-	_ol_n=0
+# _ol_parse FILE: reads FILE once.  Sets _ol_set_KEY to KEY's last value
+# (capture_append: all its values, joined by blanks) and _ol_bad to "N:LINE"
+# of the first line that is neither blank, a comment, nor a known key with a
+# value.
+_ol_parse() {
+	_ol_bad='' _ol_n=0
+	for _ol_k in $OL_CONF_KEYS; do
+		eval "_ol_set_$_ol_k=''"
+	done
 	while read -r _ol_k _ol_v || [ -n "$_ol_k" ]; do
 		_ol_n=$((_ol_n + 1))
 		case ${_ol_k:-#} in '#'*) continue ;; esac
 		if [ -z "$_ol_v" ] || ! ol_conf_known_key "$_ol_k"; then
-			echo "$_ol_n:$_ol_k${_ol_v:+ $_ol_v}"
-			return
+			[ -n "$_ol_bad" ] || _ol_bad="$_ol_n:$_ol_k${_ol_v:+ $_ol_v}"
+			continue
+		fi
+		# $_ol_k is a known key, so a plain name: safe to eval
+		if [ "$_ol_k" = capture_append ]; then
+			_ol_set_capture_append="${_ol_set_capture_append:+$_ol_set_capture_append }$_ol_v"
+		else
+			eval "_ol_set_$_ol_k=\$_ol_v"
 		fi
 	done <"$1"
+}
+
+# ol_conf_value KEY: KEY's value in the file ol_conf_load read, or its default.
+ol_conf_value() {
+	eval "_ol_v=\${_ol_set_$1:-}"
+	[ -n "$_ol_v" ] || _ol_v=$(ol_conf_default "$1" "${ol_release:-}")
+	echo "$_ol_v"
 }
 
 ol_conf_load() {
@@ -131,28 +150,28 @@ ol_conf_load() {
 		ol_error="cannot read the config $_ol_conf"
 		return 1
 	fi
-	_ol_bad=$(_ol_bad_line "$_ol_conf")
+	_ol_parse "$_ol_conf"
 	if [ -n "$_ol_bad" ]; then
 		ol_error="$_ol_conf:$_ol_bad: unknown key or missing value"
 		return 1
 	fi
 	for _ol_key in $OL_CONF_KEYS; do
 		[ "$_ol_key" = capture_append ] && continue
-		ol_conf_check "$_ol_key" "$(ol_conf_get "$_ol_conf" "$_ol_key")" || {
+		ol_conf_check "$_ol_key" "$(ol_conf_value "$_ol_key")" || {
 			ol_error="$_ol_conf: $ol_error"
 			return 1
 		}
 	done
-	ol_target=$(ol_conf_get "$_ol_conf" target)
-	ol_mntopts=$(ol_conf_get "$_ol_conf" mount_options)
-	ol_path=$(ol_conf_get "$_ol_conf" path)
-	ol_mount_wait=$(ol_conf_get "$_ol_conf" mount_wait)
-	ol_compress=$(ol_conf_get "$_ol_conf" compress)
-	ol_dump_level=$(ol_conf_get "$_ol_conf" dump_level)
-	ol_final=$(ol_conf_get "$_ol_conf" final_action)
-	ol_kernel=$(ol_conf_get "$_ol_conf" kernel)
-	ol_initrd=$(ol_conf_get "$_ol_conf" initrd)
-	ol_append=$(ol_conf_all "$_ol_conf" capture_append)
+	ol_target=$(ol_conf_value target)
+	ol_mntopts=$(ol_conf_value mount_options)
+	ol_path=$(ol_conf_value path)
+	ol_mount_wait=$(ol_conf_value mount_wait)
+	ol_compress=$(ol_conf_value compress)
+	ol_dump_level=$(ol_conf_value dump_level)
+	ol_final=$(ol_conf_value final_action)
+	ol_kernel=$(ol_conf_value kernel)
+	ol_initrd=$(ol_conf_value initrd)
+	ol_append=$_ol_set_capture_append
 	# -E (uncompressed ELF) cannot be combined with a kdump-compressed option
 	case $ol_compress in
 	lzo) ol_collector="-l,-d,$ol_dump_level" ;;
