@@ -14,7 +14,8 @@ and seed always give the same variants, byte for byte.
   generate.py [--seed N] make DUMP NAME PATH   write one variant to PATH
   generate.py [--seed N] all DUMP DIR          write every variant into DIR
 
-sweep.py uses it one variant at a time, so a sweep needs room for one copy.
+sweep.py edits one working copy in place (Workbench), so a sweep needs room
+for one copy of the dump, and holes stay holes.
 """
 import argparse
 import os
@@ -305,69 +306,142 @@ def variants(d, seed):
     return out
 
 
+def patches(f, recipe):
+    """The (offset, bytes) writes an edit recipe makes to the open file f."""
+    out = []
+    for e in recipe:
+        if e[0] == "pack":
+            out.append((e[1], struct.pack(e[2], e[3])))
+        elif e[0] == "add":
+            n = struct.calcsize(e[2])
+            f.seek(e[1])
+            v = struct.unpack(e[2], f.read(n))[0]
+            out.append((e[1], struct.pack(e[2], (v + e[3]) % (1 << 8 * n))))
+        elif e[0] == "write":
+            out.append((e[1], e[2]))
+        elif e[0] == "zero":
+            out.append((e[1], b"\0" * e[2]))
+        elif e[0] in ("bitclear", "bitset", "flip"):
+            flips = e[1] if e[0] == "flip" else ((e[1], 1 << e[2]),)
+            for off, mask in flips:
+                f.seek(off)
+                b = f.read(1)[0]
+                b = b & ~mask if e[0] == "bitclear" else (b | mask if e[0] == "bitset" else b ^ mask)
+                out.append((off, bytes([b])))
+    return out
+
+
+def sparse_copy(src, dst, size):
+    """Copies src's first size bytes to dst, leaving 4 KiB blocks of zeros as holes."""
+    zero = bytes(4096)
+    with open(src, "rb") as s, open(dst, "wb") as d:
+        pos = 0
+        while pos < size:
+            chunk = s.read(min(1 << 20, size - pos))
+            if not chunk:
+                break
+            for i in range(0, len(chunk), 4096):
+                block = chunk[i:i + 4096]
+                if block != zero[:len(block)]:
+                    d.seek(pos + i)
+                    d.write(block)
+            pos += len(chunk)
+        d.truncate(pos)
+
+
+def make_special(d, what, path):
+    if what == "empty":
+        open(path, "wb").close()
+    elif what == "directory":
+        os.mkdir(path)
+    elif what == "fifo":
+        os.mkfifo(path)
+    elif what == "sparse":
+        with open(path, "wb") as f:
+            f.truncate(d.size)
+    elif what == "text":
+        with open(path, "w") as f:
+            f.write("This is not a dump.\n" * 100)
+    elif what == "devnull":
+        os.symlink("/dev/null", path)
+    elif what == "symlink":
+        os.symlink(os.path.abspath(d.path), path)
+
+
+def remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        os.rmdir(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
 def make(d, recipe, path):
     """Writes the variant to path (replacing what is there)."""
-    if os.path.lexists(path):
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.rmdir(path)
-        else:
-            os.unlink(path)
+    remove(path)
     kind = recipe[0][0]
     if kind == "type":
-        what = recipe[0][1]
-        if what == "empty":
-            open(path, "wb").close()
-        elif what == "directory":
-            os.mkdir(path)
-        elif what == "fifo":
-            os.mkfifo(path)
-        elif what == "sparse":
-            with open(path, "wb") as f:
-                f.truncate(d.size)
-        elif what == "text":
-            with open(path, "w") as f:
-                f.write("This is not a dump.\n" * 100)
-        elif what == "devnull":
-            os.symlink("/dev/null", path)
-        elif what == "symlink":
-            os.symlink(os.path.abspath(d.path), path)
-        return
-    if kind == "truncate":
-        with open(d.path, "rb") as src, open(path, "wb") as dst:
-            left = recipe[0][1]
-            while left:
-                chunk = src.read(min(left, 1 << 20))
-                if not chunk:
-                    break
-                dst.write(chunk)
-                left -= len(chunk)
-        return
-    shutil.copyfile(d.path, path)
-    with open(path, "r+b") as f:
-        for e in recipe:
-            if e[0] == "pack":
-                f.seek(e[1])
-                f.write(struct.pack(e[2], e[3]))
-            elif e[0] == "add":
-                f.seek(e[1])
-                v = struct.unpack(e[2], f.read(struct.calcsize(e[2])))[0]
-                f.seek(e[1])
-                f.write(struct.pack(e[2], (v + e[3]) % (1 << 8 * struct.calcsize(e[2]))))
-            elif e[0] == "write":
-                f.seek(e[1])
-                f.write(e[2])
-            elif e[0] == "zero":
-                f.seek(e[1])
-                f.write(b"\0" * e[2])
-            elif e[0] in ("bitclear", "bitset", "flip"):
-                flips = e[1] if e[0] == "flip" else ((e[1], 1 << e[2]),)
-                for off, mask in flips:
-                    f.seek(off)
-                    b = f.read(1)[0]
-                    b = b & ~mask if e[0] == "bitclear" else (b | mask if e[0] == "bitset"
-                                                               else b ^ mask)
-                    f.seek(off)
-                    f.write(bytes([b]))
+        make_special(d, recipe[0][1], path)
+    elif kind == "truncate":
+        sparse_copy(d.path, path, recipe[0][1])
+    else:
+        sparse_copy(d.path, path, d.size)
+        with open(path, "r+b") as f:
+            for off, data in patches(f, recipe):
+                f.seek(off)
+                f.write(data)
+
+
+class Workbench:
+    """One working copy for a whole sweep: a variant is made by editing it in
+    place and undone after, truncations come last and deepest first, so a
+    large dump is copied once, not once a variant."""
+
+    def __init__(self, d, directory):
+        self.d = d
+        self.path = os.path.join(directory, "vmcore")
+        self.other = os.path.join(directory, "other")
+        self.undo = []
+        sparse_copy(d.path, self.path, d.size)
+        self.size = d.size
+
+    @staticmethod
+    def order(vs):
+        """Edits, then files of other types, then truncations, longest first."""
+        def key(v):
+            kind = v[2][0][0]
+            return (2, -v[2][0][1]) if kind == "truncate" else ((1, 0) if kind == "type" else (0, 0))
+        return sorted(vs, key=key)
+
+    def apply(self, recipe):
+        """Makes the variant; returns its path."""
+        kind = recipe[0][0]
+        if kind == "type":
+            remove(self.other)
+            make_special(self.d, recipe[0][1], self.other)
+            return self.other
+        if kind == "truncate":
+            if recipe[0][1] > self.size:
+                raise ValueError("truncations must come longest first")
+            os.truncate(self.path, recipe[0][1])
+            self.size = recipe[0][1]
+            return self.path
+        with open(self.path, "r+b") as f:
+            for off, data in patches(f, recipe):
+                f.seek(off)
+                old = f.read(len(data))
+                self.undo.append((off, old))
+                f.seek(off)
+                f.write(data)
+        return self.path
+
+    def restore(self):
+        """Undoes the last edit variant."""
+        with open(self.path, "r+b") as f:
+            for off, old in reversed(self.undo):
+                f.seek(off)
+                f.write(old)
+        self.undo = []
+        remove(self.other)
 
 
 def main():

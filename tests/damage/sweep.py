@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Runs readers on every damaged variant of a dump and sorts what they did.
 
-For each variant generate.py makes (one at a time, in a scratch directory
-with nothing beside it), each reader runs under a time limit:
+For each variant generate.py makes (one at a time, in one working copy in a
+scratch directory with nothing beside it), each reader runs under a time
+limit:
 
   recorder   RECORDER -j - VARIANT, and again with -l LOG when given
              (build it with -fsanitize=address,undefined)
@@ -204,9 +205,9 @@ def main():
             print(f"# {r.name} on the original: reason {r.base.get('reason')}, consistent "
                   f"{r.base.get('consistent')}, counters "
                   + " ".join(f"{k}={r.base.get(k)}" for k in COUNTERS))
-        path = os.path.join(scratch, "vmcore")
-        for name, what, recipe in vs:
-            generate.make(d, recipe, path)
+        bench = generate.Workbench(d, scratch)
+        for name, what, recipe in bench.order(vs):
+            path = bench.apply(recipe)
             for r in readers:
                 if r.sample is not None and name not in r.sample:
                     continue
@@ -233,6 +234,7 @@ def main():
                         dst = os.path.join(a.keep, name)
                         if os.path.isfile(path) and not os.path.islink(path):
                             shutil.copyfile(path, dst)
+            bench.restore()
         total = time.monotonic() - t0
         bad = 0
         for r in readers:
