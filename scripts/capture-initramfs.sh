@@ -20,8 +20,9 @@ mod=$OOPSLIMIT_TOP/initramfs/99oopslimit
 versions=$(dpkg-query -W -f '${Package} ${Version}\n' dracut-core makedumpfile kexec-tools \
 	libkdumpfile-dev libc6 bash coreutils util-linux 2>/dev/null || true)
 key=$( {
-	key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-reason.c "$OOPSLIMIT_TOP"/kdump/Makefile \
-		"$OOPSLIMIT_TOP"/common/verdict.[ch] "$0"
+	# the recorder is built from kdump/*.[ch] and all of common/
+	key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/*.[ch] "$OOPSLIMIT_TOP"/kdump/Makefile \
+		"$OOPSLIMIT_TOP"/common/* "$0"
 	printf '%s\n' "$kver" "$versions"
 } | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/initramfs/capture-$key.img
