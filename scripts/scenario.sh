@@ -329,9 +329,12 @@ boot_scenario() {
 	fi
 	t0=$(now_ms)
 	# qemu_fw_cfg.ioport: without ACPI the fw_cfg driver binds only when
-	# told, and only then can QEMU put the VMCOREINFO note in its dumps
+	# told, and only then can QEMU put the VMCOREINFO note in its dumps.
+	# no_timer_check: on a busy host TCG can be too slow for the IO-APIC
+	# timer check, which then panics at boot ("IO-APIC + timer doesn't
+	# work!"); the capture kernel inherits both.
 	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$initrd" -d "$dir" \
-		-a "qemu_fw_cfg.ioport=12@0x510:0:1:4$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} \
+		-a "qemu_fw_cfg.ioport=12@0x510:0:1:4 no_timer_check$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} \
 		${disk:+-b "$dir/disk.img"} &
 	# a caller may follow the run as it goes (scripts/main.sh does)
 	if declare -F scenario_watch >/dev/null; then
