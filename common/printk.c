@@ -188,8 +188,9 @@ static int block_of(const struct ring *r, uint64_t begin, uint64_t next, uint64_
 }
 
 /*
- * One record: 1 written, 0 skipped as unfinished or reusable, -1 skipped
- * because it does not make sense (res notes why).
+ * One record: 1 written, 0 skipped as reusable (its data was overwritten),
+ * 2 skipped as unfinished (reserved, or its descriptor not yet its own),
+ * -1 skipped because it does not make sense (res notes why).
  */
 static int record(struct ring *r, uint64_t id, bool *have_seq, uint64_t *prev_id,
 		  uint64_t *prev_seq, struct ol_printk *res, ol_printk_line_fn fn, void *arg)
@@ -207,8 +208,10 @@ static int record(struct ring *r, uint64_t id, bool *have_seq, uint64_t *prev_id
 	}
 	sv = ol_le64(desc + l->state_var + l->along_counter);
 	state = (unsigned int)(sv >> SV_SHIFT);
-	if ((sv & ID_MASK) != id || (state != DESC_COMMITTED && state != DESC_FINALIZED))
+	if ((sv & ID_MASK) == id && state == DESC_REUSABLE)
 		return 0;
+	if ((sv & ID_MASK) != id || (state != DESC_COMMITTED && state != DESC_FINALIZED))
+		return 2;
 	if (win_read(&r->iwin, r->infos + idx * l->info_size, info, l->info_size) != 0) {
 		note(res, "the printk_info of record id %" PRIu64 " is not in the dump", id);
 		return -1;
@@ -345,7 +348,7 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	struct ring *r = NULL;
 	uint8_t ptr[8], rb[MAX_STRUCT];
 	uint64_t prb, rb_addr, count_bits, size_bits, head, tail, n, i, id, prev_id = 0,
-		 prev_seq = 0;
+		 prev_seq = 0, unexpected = 0;
 	bool have_seq = false;
 	int rc = -1, vrc;
 
@@ -414,12 +417,21 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	for (i = 0, id = tail; i <= n; i++, id = (id + 1) & ID_MASK) {
 		int got = record(r, id, &have_seq, &prev_id, &prev_seq, res, fn, arg);
 
-		if (got <= 0)
-			res->skipped++;
+		if (got == 1)
+			continue;
+		res->skipped++;
+		/*
+		 * Once the text wrapped, the oldest records have given their
+		 * data to newer ones: reusable, as many as the data ring took.
+		 * Anywhere else a skipped record is a writer caught mid-record,
+		 * or damage.
+		 */
+		if (got != 0 || res->records)
+			unexpected++;
 	}
-	if (res->skipped > OL_PRINTK_SKIP_OK)
+	if (unexpected > OL_PRINTK_SKIP_OK)
 		note(res, "%" PRIu64 " of the %" PRIu64 " records in the ring could not be read",
-		     res->skipped, n + 1);
+		     unexpected, n + 1);
 	if (!res->records)
 		note(res, "no record of the printk ring buffer could be read");
 	res->wrapped = res->records && res->first_seq > 0;

@@ -28,13 +28,16 @@
 
 #include "dumpmem.h"
 
-/* Records in the ring that may be skipped (writers caught mid-record). */
+/*
+ * Records that may be skipped besides the oldest ones whose text was
+ * overwritten: writers caught mid-record.
+ */
 #define OL_PRINTK_SKIP_OK 16
 
 struct ol_printk {
 	bool reliable;		/* see above; false also when nothing could be read */
 	uint64_t records;	/* records written */
-	uint64_t skipped;	/* records in the ring that were not written */
+	uint64_t skipped;	/* records in the ring not written (reusable ones too) */
 	uint64_t first_seq;	/* sequence number of the first record written */
 	uint64_t last_seq;	/* and of the last */
 	bool wrapped;		/* first_seq > 0: older records were overwritten */

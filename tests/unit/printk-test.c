@@ -341,6 +341,30 @@ static void test_wrapped(void)
 	   "wrapping data blocks read from the start of the ring");
 }
 
+/* The text wraps long before the descriptors: the oldest are reusable. */
+static void test_text_wraps_first(void)
+{
+	static struct ring r;
+	static struct out got;
+	struct ol_printk res;
+	char text[128];
+	int i;
+
+	ring_init(&r, 6, 10);
+	for (i = 0; i < 200; i++) {
+		memset(text, 'a' + i % 26, sizeof(text));
+		write_rec(&r, text, 100, (uint64_t)i, 2, false);
+	}
+	run(finish(&r), &got, &res);
+	ok_got(res.reliable && res.records < 16 && res.skipped > 40 && res.last_seq == 199,
+	       "records whose text was overwritten are skipped, the log still reliable", res.why);
+
+	/* one of them in the middle is something else */
+	set_state(&r, r.ids[195], 3);
+	run(finish(&r), &got, &res);
+	ok(res.reliable && res.records < 16, "one reusable record among the newest is tolerated");
+}
+
 static void test_head_reserved(void)
 {
 	static struct ring r;
@@ -537,6 +561,7 @@ int main(int argc, char **argv)
 	}
 	test_simple();
 	test_wrapped();
+	test_text_wraps_first();
 	test_head_reserved();
 	test_damage();
 	return tap_done();
