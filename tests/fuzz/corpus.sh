@@ -28,5 +28,5 @@ while IFS= read -r -d '' dump; do
 	fi
 	[ ! -r "$dir/vmcore-dmesg.txt" ] || cp "$dir/vmcore-dmesg.txt" "$out/seeds/log/$name.txt"
 done < <(find "$OOPSLIMIT_CACHE/runs" "$OOPSLIMIT_CACHE/stock" -type f \
-	\( -name vmcore -o -name '*.vmcore' -o -name 'memory.elf' \) -print0 2>/dev/null)
+	\( -name vmcore -o -name '*.vmcore' -o -name '*.elf' \) -print0 2>/dev/null)
 say "$n dump images in $out/seeds/dump"
