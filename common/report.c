@@ -194,13 +194,17 @@ static void check_limit(struct ol_report *r, enum ol_var_id count_id, enum ol_va
 			     (unsigned long long)l->value);
 }
 
-/* A setting's path: the setting must be on, unless the kernel clears it on the way. */
+/*
+ * A setting's path: the setting must be on, unless the kernel clears it on
+ * the way (common/panics.def's comments say where).
+ */
 static void check_setting(struct ol_report *r)
 {
 	const struct ol_var *v = &r->var[r->setting];
+	const struct ol_var *unrec = &r->var[OL_V_PANIC_ON_UNRECOVERED_NMI];
 	const char *key = ol_vars[r->setting].key;
 
-	if (!v->found) {
+	if (!v->found && !v->read) {
 		set_evidence(r, -1, "this kernel has no %s", key);
 	} else if (!v->read) {
 		set_evidence(r, -1, "%s could not be read", key);
@@ -208,8 +212,21 @@ static void check_setting(struct ol_report *r)
 		/* panic() clears it before anything else; it also panics before counting */
 		set_evidence(r, -1, "panic() clears panic_on_warn (the dump has %llu): nothing to check",
 			     (unsigned long long)v->value);
+	} else if (r->setting == OL_V_PANIC_ON_TAINT) {
+		set_evidence(r, -1, "add_taint() clears panic_on_taint before it panics (the dump has %llu): "
+			     "nothing to check", (unsigned long long)v->value);
+	} else if (r->setting == OL_V_UNKNOWN_NMI_PANIC && v->value == 0 && unrec->read && unrec->value) {
+		/* unknown_nmi_error(): "if (unknown_nmi_panic || panic_on_unrecovered_nmi)" */
+		set_evidence(r, 1, "unknown_nmi_panic is 0, panic_on_unrecovered_nmi %llu enables the path too",
+			     (unsigned long long)unrec->value);
 	} else if (v->value == 0) {
 		set_evidence(r, 0, "%s is 0, yet the kernel took the path it enables", key);
+	} else if (r->setting == OL_V_PANIC_ON_OOM && r->log.have_panic &&
+		   (strstr(r->log.panic, "system-wide") ? v->value != 1 : v->value != 2)) {
+		/* check_panic_on_oom(): 2 panics on every OOM ("compulsory"), 1 on a system-wide one */
+		set_evidence(r, 0, "the message says %s, the dump has panic_on_oom %llu",
+			     strstr(r->log.panic, "system-wide") ? "system-wide (1)" : "compulsory (2)",
+			     (unsigned long long)v->value);
 	} else {
 		set_evidence(r, 1, "%s is %llu", key, (unsigned long long)v->value);
 	}
@@ -251,7 +268,7 @@ void ol_report_judge(struct ol_report *r)
 		set_evidence(r, -1, "the log has no panic message%s", r->crashed ? "" :
 			     " and the dump was not taken at a crash");
 	else if (strcmp(r->reason, OL_OTHER) == 0)
-		set_evidence(r, -1, "a panic message oopslimit does not know");
+		set_evidence(r, -1, "no known panic path: nothing to check");
 	else if (r->setting == OL_V_OOPS_LIMIT)
 		check_limit(r, OL_V_OOPS_COUNT, OL_V_OOPS_LIMIT);
 	else if (r->setting == OL_V_WARN_LIMIT)
@@ -259,7 +276,7 @@ void ol_report_judge(struct ol_report *r)
 	else if (r->setting != OL_V_NONE)
 		check_setting(r);
 	else
-		set_evidence(r, -1, "this path panics whatever the settings: nothing to check");
+		set_evidence(r, -1, "no setting in the dump enables this path: nothing to check");
 }
 
 /* ---- text ---------------------------------------------------------------- */

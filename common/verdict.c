@@ -4,6 +4,7 @@
  * verdict.h.  No allocation, no dump access: every input is a string or a
  * number, so a garbled log can only produce a less certain verdict.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,72 +102,94 @@ struct ol_panic_row {
 	enum ol_match how;
 	const char *text;
 	enum ol_var_id setting;
+	const char *context;
 	const char *source;
 };
 
 /*
- * The panic messages of the tree, first match wins.  A row whose text starts
- * with ": " names the reporter before it (the warning's origin); a text
- * ending in "_limit is " is followed by the limit.
+ * The panic paths of the tree, first match wins (common/panics.def).  A
+ * row whose text starts with ": " names the reporter before it (the
+ * warning's origin).
  */
 static const struct ol_panic_row panic_rows[] = {
-	{ "oops_limit", OL_PREFIX, "Oopsed too often (kernel.oops_limit is ", OL_V_OOPS_LIMIT,
-	  "kernel/exit.c: make_task_dead()" },
-	{ "warn_limit", OL_CONTAINS, ": system warned too often (kernel.warn_limit is ", OL_V_WARN_LIMIT,
-	  "kernel/panic.c: check_panic_on_warn()" },
-	{ "panic_on_warn", OL_CONTAINS, ": panic_on_warn set ...", OL_V_PANIC_ON_WARN,
-	  "kernel/panic.c: check_panic_on_warn()" },
-	/* kernels before check_panic_on_warn() said only this, for WARN() */
-	{ "panic_on_warn", OL_PREFIX, "panic_on_warn set ...", OL_V_PANIC_ON_WARN,
-	  "kernel/panic.c: __warn() before 6.1.y" },
-	{ "panic_on_oops", OL_EXACT, "Fatal exception", OL_V_PANIC_ON_OOPS,
-	  "arch/x86/kernel/dumpstack.c: oops_end()" },
-	{ "oops_in_interrupt", OL_EXACT, "Fatal exception in interrupt", OL_V_NONE,
-	  "arch/x86/kernel/dumpstack.c: oops_end()" },
-	{ "sysrq", OL_EXACT, "sysrq triggered crash", OL_V_NONE,
-	  "drivers/tty/sysrq.c: sysrq_handle_crash()" },
-	{ "init_killed", OL_PREFIX, "Attempted to kill init!", OL_V_NONE,
-	  "kernel/exit.c: find_child_reaper()" },
+#define OL_PANIC(reason, how, text, setting, context, source) \
+	{ reason, how, text, setting, context, source },
+#include "panics.def"
+#undef OL_PANIC
 };
+#define N_ROWS (sizeof(panic_rows) / sizeof(panic_rows[0]))
 
-/* The reasons ol_log_crashed() gives, of the rows above where one fits. */
-#define OL_OOPS_IN_INIT "oops_in_init"
-#define OL_OOPS_IN_IDLE "oops_in_idle"
+/* Does row's text match the message (len bytes)?  Sets *at to where. */
+static bool row_matches(const struct ol_panic_row *row, const char *msg, size_t len, const char **at)
+{
+	size_t n = strlen(row->text);
 
-const char *ol_classify_panic(const char *msg, enum ol_var_id *setting, char *origin,
-			      size_t origin_len, char *detail, size_t detail_len)
+	switch (row->how) {
+	case OL_EXACT:
+		*at = len == n && memcmp(msg, row->text, n) == 0 ? msg : NULL;
+		break;
+	case OL_PREFIX:
+		*at = starts(msg, len, row->text) ? msg : NULL;
+		break;
+	case OL_CONTAINS:
+		*at = find(msg, len, row->text);
+		break;
+	}
+	return *at != NULL;
+}
+
+/* The context line prefix a log line starts with, of any row; NULL if none. */
+static const char *context_of(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < N_ROWS; i++)
+		if (panic_rows[i].context && starts(s, len, panic_rows[i].context))
+			return panic_rows[i].context;
+	return NULL;
+}
+
+const char *ol_classify_panic(const char *msg, const char *context, enum ol_var_id *setting,
+			      char *origin, size_t origin_len, char *detail, size_t detail_len)
 {
 	size_t len = strlen(msg), i;
-	const char *p = NULL;
+	const char *at = NULL, *nl = memchr(msg, '\n', len);
+	bool ambiguous = false;
 
 	ol_copy(origin, origin_len, "", 0);
 	ol_copy(detail, detail_len, "", 0);
 	*setting = OL_V_NONE;
-	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+	/* a message with newlines: its first line */
+	if (nl)
+		len = (size_t)(nl - msg);
+	while (len && (msg[len - 1] == '\r' || msg[len - 1] == ' '))
 		len--;
-	for (i = 0; i < sizeof(panic_rows) / sizeof(panic_rows[0]); i++) {
+	for (i = 0; i < N_ROWS; i++) {
 		const struct ol_panic_row *row = &panic_rows[i];
-		size_t n = strlen(row->text);
 
-		switch (row->how) {
-		case OL_EXACT:
-			p = len == n && memcmp(msg, row->text, n) == 0 ? msg : NULL;
-			break;
-		case OL_PREFIX:
-			p = starts(msg, len, row->text) ? msg : NULL;
-			break;
-		case OL_CONTAINS:
-			p = find(msg, len, row->text);
-			break;
-		}
-		if (!p)
+		if (!row_matches(row, msg, len, &at))
 			continue;
+		/* rows that share a text: the line the kernel printed first decides */
+		if (row->context && (!context || strcmp(context, row->context) != 0)) {
+			ambiguous = true;
+			continue;
+		}
 		if (row->text[0] == ':' && row->text[1] == ' ')
-			ol_copy(origin, origin_len, msg, (size_t)(p - msg));
+			ol_copy(origin, origin_len, msg, (size_t)(at - msg));
 		else if (row->setting == OL_V_PANIC_ON_WARN)
 			ol_copy(origin, origin_len, "kernel", 6);
 		*setting = row->setting;
 		return row->reason;
+	}
+	if (ambiguous) {
+		static const char why[] = "this message has several causes, and the line before it that tells "
+					  "them apart is not in the log";
+
+		ol_copy(detail, detail_len, why, sizeof(why) - 1);
+	} else {
+		static const char why[] = "a panic message oopslimit's table of panic paths does not know";
+
+		ol_copy(detail, detail_len, why, sizeof(why) - 1);
 	}
 	return OL_OTHER;
 }
@@ -179,6 +202,15 @@ void ol_log_init(struct ol_log *log)
 	log->last_oops_pid = -1;
 }
 
+/*
+ * Reasons for a capture with an oops at the end of the log and no panic
+ * line: kexec_should_crash() sent oops_end() to the capture kernel first
+ * (kernel/kexec_core.c).  They name the oops, not the panic that never came.
+ */
+#define OL_OOPS_IN_INTERRUPT "oops_in_interrupt"
+#define OL_OOPS_IN_INIT "oops_in_init"
+#define OL_OOPS_IN_IDLE "oops_in_idle"
+
 bool ol_log_crashed(struct ol_log *log, int panic_on_oops)
 {
 	const char *why;
@@ -187,7 +219,7 @@ bool ol_log_crashed(struct ol_log *log, int panic_on_oops)
 		return false;
 	log->setting = OL_V_NONE;
 	if (log->last_oops_irq) {
-		why = "oops_in_interrupt";
+		why = OL_OOPS_IN_INTERRUPT;
 	} else if (log->last_oops_pid == 1) {
 		why = OL_OOPS_IN_INIT;
 	} else if (log->last_oops_pid == 0) {
@@ -202,33 +234,110 @@ bool ol_log_crashed(struct ol_log *log, int panic_on_oops)
 	return true;
 }
 
-/* "WARNING: CPU: 0 PID: 46 at drivers/misc/lkdtm/bugs.c:89 lkdtm_WARNING+0x11/0x20 [...]" */
-static void take_warning(struct ol_log *log, const char *s, size_t len)
+/* A token "FILE:LINE" (a path, a colon, digits): the place a warning names. */
+static bool is_place(const char *s, size_t len)
 {
-	const char *at = find(s, len, " at "), *end = s + len, *sp, *plus;
+	const char *colon = len ? memrchr(s, ':', len) : NULL;
+	size_t i;
 
+	if (!colon || colon == s || colon + 1 == s + len)
+		return false;
+	for (i = (size_t)(colon + 1 - s); i < len; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* The next blank-separated token of [*p, end), its trailing ',' dropped. */
+static size_t token(const char **p, const char *end)
+{
+	const char *s = *p, *sp;
+	size_t n;
+
+	while (s < end && *s == ' ')
+		s++;
+	sp = memchr(s, ' ', (size_t)(end - s));
+	n = (size_t)((sp ? sp : end) - s);
+	*p = s;
+	while (n && s[n - 1] == ',')
+		n--;
+	return n;
+}
+
+/* A function as printed, "name+0x8/0xb", "name()", "0x0": its name, if any. */
+static void take_function(struct ol_log *log, const char *s, size_t n)
+{
+	const char *plus = find(s, n, "+0x");
+
+	if (plus)
+		n = (size_t)(plus - s);
+	if (n >= 2 && s[n - 2] == '(' && s[n - 1] == ')')
+		n -= 2;
+	if (starts(s, n, "0x") || n == 0)
+		return;
+	ol_copy(log->warn_func, sizeof(log->warn_func), s, n);
+}
+
+/*
+ * The WARNING line __warn() prints, in the forms kernels have used:
+ *   WARNING: CPU: 0 PID: 46 at drivers/misc/lkdtm/bugs.c:89 lkdtm_WARNING+0x11/0x20 [mod]
+ *   WARNING: CPU: 2 PID: 0 at intel_idle+0x5d/0xa0    (no file:line)
+ *   WARNING: at kernel/sched.c:5914 thread_return+0x232/0x79d()    (2.6)
+ *   WARNING: kernel/dma/debug.c:601 at add_dma_entry+0x220/0x278, CPU#3: comm/1    (6.19)
+ *   WARNING: [cond] kernel/sched/core.c:8511 at sched_init+0x20/0x410, CPU#0: ...
+ *   WARNING: at __seccomp_filter+0x3c9/0x6f0, CPU#0: systemd-journal/163
+ * (tests/unit/warning-lines.txt names their sources).  Other lines that
+ * start with "WARNING: " (lockdep's reports, timekeeping's) are not
+ * warnings of check_panic_on_warn(): false.
+ */
+static bool take_warning(struct ol_log *log, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s + 9, *at;
+	size_t n;
+
+	if (!starts(s, len, "WARNING: "))
+		return false;
+	if (starts(p, (size_t)(end - p), "CPU: ")) {
+		/* only __warn() prints this; a line cut short is still one */
+		at = find(p, (size_t)(end - p), " at ");
+		p = at ? at + 4 : end;
+	} else if (starts(p, (size_t)(end - p), "at ")) {
+		p += 3;
+	} else {
+		/* 6.19: "[condition] FILE:LINE at FUNCTION, CPU#N: ..." */
+		if (*p == '[') {
+			const char *close = memchr(p, ']', (size_t)(end - p));
+
+			if (!close)
+				return false;
+			p = close + 1;
+		}
+		n = token(&p, end);
+		if (!is_place(p, n) || !starts(p + n, (size_t)(end - p - n), " at "))
+			return false;
+		log->warnings++;
+		log->have_warning = true;
+		ol_copy(log->warn_origin, sizeof(log->warn_origin), "kernel", 6);
+		ol_copy(log->warn_where, sizeof(log->warn_where), p, n);
+		ol_copy(log->warn_func, sizeof(log->warn_func), "", 0);
+		p += n + 4;
+		n = token(&p, end);
+		take_function(log, p, n);
+		return true;
+	}
+	log->warnings++;
 	log->have_warning = true;
 	ol_copy(log->warn_origin, sizeof(log->warn_origin), "kernel", 6);
 	ol_copy(log->warn_where, sizeof(log->warn_where), "", 0);
 	ol_copy(log->warn_func, sizeof(log->warn_func), "", 0);
-	if (!at)
-		return;
-	at += 4;
-	sp = memchr(at, ' ', (size_t)(end - at));
-	if (!sp) {
-		ol_copy(log->warn_where, sizeof(log->warn_where), at, (size_t)(end - at));
-		return;
+	n = token(&p, end);
+	if (is_place(p, n)) {
+		ol_copy(log->warn_where, sizeof(log->warn_where), p, n);
+		p += n;
+		n = token(&p, end);
 	}
-	if (memchr(at, ':', (size_t)(sp - at))) {
-		ol_copy(log->warn_where, sizeof(log->warn_where), at, (size_t)(sp - at));
-		at = sp + 1;
-	}
-	/* the function: up to "+0x" or the next blank */
-	sp = memchr(at, ' ', (size_t)(end - at));
-	if (!sp)
-		sp = end;
-	plus = find(at, (size_t)(sp - at), "+0x");
-	ol_copy(log->warn_func, sizeof(log->warn_func), at, (size_t)((plus ? plus : sp) - at));
+	take_function(log, p, n);
+	return true;
 }
 
 /* Sanitizer and scheduler reports: "UBSAN: array-index-out-of-bounds in f.c:330:16" */
@@ -261,9 +370,16 @@ static bool take_report(struct ol_log *log, const char *s, size_t len)
 			sp = memchr(in, ' ', (size_t)(end - in));
 			if (!sp)
 				sp = end;
-			/* a file:line, or a function+0x.. (KASAN, KCSAN) */
+			/* a file:line (UBSAN's :column dropped), or a function+0x.. (KASAN, KCSAN) */
 			if (memchr(in, ':', (size_t)(sp - in)) && !find(in, (size_t)(sp - in), "+0x")) {
-				ol_copy(log->warn_where, sizeof(log->warn_where), in, (size_t)(sp - in));
+				size_t n = (size_t)(sp - in);
+				const char *col = memrchr(in, ':', n);
+
+				if (col && !is_place(in, n))
+					n = 0;
+				else if (col && is_place(in, (size_t)(col - in)))
+					n = (size_t)(col - in);
+				ol_copy(log->warn_where, sizeof(log->warn_where), in, n);
 			} else {
 				const char *plus = find(in, (size_t)(sp - in), "+0x");
 
@@ -306,10 +422,12 @@ static bool take_oops(struct ol_log *log, const char *s, size_t len)
 void ol_log_line(struct ol_log *log, const char *line)
 {
 	size_t len;
-	const char *s = ol_log_text(line, &len);
+	const char *s = ol_log_text(line, &len), *ctx;
 	static const char panic_prefix[] = "Kernel panic - not syncing: ";
 
 	log->lines++;
+	if (!log->have_panic && (ctx = context_of(s, len)))
+		log->context = ctx;
 	if (starts(s, len, panic_prefix)) {
 		/* the first panic wins: a second one is a panic inside panic() */
 		if (!log->have_panic) {
@@ -321,10 +439,8 @@ void ol_log_line(struct ol_log *log, const char *line)
 	}
 	if (log->have_panic)
 		return;
-	if (starts(s, len, "WARNING: CPU: ")) {
-		log->warnings++;
+	if (take_warning(log, s, len)) {
 		log->last_is_oops = false;
-		take_warning(log, s, len);
 	} else if (take_report(log, s, len)) {
 		log->last_is_oops = false;
 	} else if (take_oops(log, s, len)) {
@@ -359,8 +475,8 @@ void ol_log_done(struct ol_log *log)
 		log->setting = OL_V_NONE;
 		return;
 	}
-	log->reason = ol_classify_panic(log->panic, &log->setting, log->origin, sizeof(log->origin),
-					log->detail, sizeof(log->detail));
+	log->reason = ol_classify_panic(log->panic, log->context, &log->setting, log->origin,
+					sizeof(log->origin), log->detail, sizeof(log->detail));
 	p = strstr(log->panic, "_limit is ");
 	if (p && (log->setting == OL_V_OOPS_LIMIT || log->setting == OL_V_WARN_LIMIT) &&
 	    number_at(p + strlen("_limit is "), log->panic + strlen(log->panic), &n)) {

@@ -47,6 +47,8 @@ struct ol_log {
 	char warn_func[OL_SHORT];	/* its function, when printed */
 
 	bool sysrq_crash;	/* "sysrq: Trigger a crash" seen */
+	const char *context;	/* the last line before the panic that starts like a
+				   panics.def context: which of those */
 	unsigned long lines;
 
 	/* the last event of the log, if it is an oops: where it happened */
@@ -70,11 +72,14 @@ void ol_log_done(struct ol_log *log);
 bool ol_log_crashed(struct ol_log *log, int panic_on_oops);
 
 /*
- * Classifies a panic message (without the "Kernel panic - not syncing: "):
- * returns the reason and sets *setting, origin and detail.
+ * Classifies a panic message (without the "Kernel panic - not syncing: ")
+ * by common/panics.def: returns the reason and sets *setting, origin and
+ * detail.  context is the last context line the log had before the panic
+ * (struct ol_log's), or NULL.  A message no row matches is OL_OTHER with
+ * detail saying so; so is one whose rows need a context the log lacks.
  */
-const char *ol_classify_panic(const char *msg, enum ol_var_id *setting, char *origin,
-			      size_t origin_len, char *detail, size_t detail_len);
+const char *ol_classify_panic(const char *msg, const char *context, enum ol_var_id *setting,
+			      char *origin, size_t origin_len, char *detail, size_t detail_len);
 
 /* Strips the time stamp and trailing newline; returns a pointer into line. */
 const char *ol_log_text(const char *line, size_t *len);

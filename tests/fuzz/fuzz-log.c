@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (next)
 			*next++ = '\0';
 		ol_log_line(&log, line);
-		ol_classify_panic(line, &setting, origin, sizeof(origin), detail, sizeof(detail));
+		ol_classify_panic(line, NULL, &setting, origin, sizeof(origin), detail, sizeof(detail));
 		ol_log_text(line, &len);
 	}
 	ol_log_done(&log);

@@ -268,6 +268,68 @@ static void test_crashed(void)
 	   "a capture whose log has no panic and no oops: unknown");
 }
 
+/* The settings of common/panics.def's other paths, and their quirks. */
+static void test_settings(void)
+{
+	static const char *const taint[] = {
+		"WARNING: CPU: 0 PID: 93 at drivers/misc/lkdtm/bugs.c:84 lkdtm_WARNING+0x0/0x10",
+		"Kernel panic - not syncing: panic_on_taint set ...", NULL,
+	};
+	static const char *const oom1[] = {
+		"Kernel panic - not syncing: Out of memory: system-wide panic_on_oom is enabled", NULL,
+	};
+	static const char *const oom2[] = {
+		"Kernel panic - not syncing: Out of memory: compulsory panic_on_oom is enabled", NULL,
+	};
+	static const char *const nmi[] = {
+		"Uhhuh. NMI received for unknown reason 3d on CPU 0.",
+		"Kernel panic - not syncing: NMI: Not continuing", NULL,
+	};
+	static const char *const soft[] = {
+		"watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [provoke:63]",
+		"Kernel panic - not syncing: softlockup: hung tasks", NULL,
+	};
+	struct ol_report r;
+
+	make(&r, taint);
+	set(&r, OL_V_PANIC_ON_TAINT, 0);
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "panic_on_taint") == 0 && r.consistent == -1 && has(r.evidence, "add_taint() clears"),
+	   "panic_on_taint: cleared before the panic, so nothing to check");
+	make(&r, oom1);
+	set(&r, OL_V_PANIC_ON_OOM, 1);
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "panic_on_oom") == 0 && r.consistent == 1, "panic_on_oom 1, system-wide: consistent");
+	set(&r, OL_V_PANIC_ON_OOM, 2);
+	ol_report_judge(&r);
+	ok(r.consistent == 0 && has(r.evidence, "system-wide (1)"), "panic_on_oom 2 with a system-wide message: not");
+	make(&r, oom2);
+	set(&r, OL_V_PANIC_ON_OOM, 2);
+	ol_report_judge(&r);
+	save(&r, "panic-on-oom");
+	ok(r.consistent == 1, "panic_on_oom 2, compulsory: consistent");
+	make(&r, nmi);
+	set(&r, OL_V_UNKNOWN_NMI_PANIC, 0);
+	set(&r, OL_V_PANIC_ON_UNRECOVERED_NMI, 1);
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "unknown_nmi_panic") == 0 && r.consistent == 1,
+	   "an unknown NMI with panic_on_unrecovered_nmi set: that enables the path too");
+	set(&r, OL_V_PANIC_ON_UNRECOVERED_NMI, 0);
+	ol_report_judge(&r);
+	ok(r.consistent == 0, "an unknown NMI with both settings 0: inconsistent");
+	make(&r, soft);
+	set(&r, OL_V_SOFTLOCKUP_PANIC, 0);
+	ol_report_judge(&r);
+	ok(strcmp(r.reason, "softlockup_panic") == 0 && r.consistent == 0 &&
+	   has(r.evidence, "softlockup_panic is 0"), "a softlockup_panic verdict with softlockup_panic 0: inconsistent");
+	set(&r, OL_V_SOFTLOCKUP_PANIC, 1);
+	ol_report_judge(&r);
+	ok(r.consistent == 1, "... and with 1: consistent");
+	r.var[OL_V_SOFTLOCKUP_PANIC].read = false;
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && has(r.evidence, "could not be read"), "... and unreadable: the log alone, unchecked");
+}
+
 static void test_odd(void)
 {
 	static const char *const hostile[] = {
@@ -367,6 +429,7 @@ int main(int argc, char **argv)
 	test_oops_limit();
 	test_panic_on_warn();
 	test_crashed();
+	test_settings();
 	test_odd();
 	test_capture();
 	return tap_done();
