@@ -397,9 +397,11 @@ static void fill(struct ring *r)
 	int i;
 
 	ring_init(r, 4, 10);
-	for (i = 0; i < 8; i++)
-		write_rec(r, text, (size_t)snprintf(text, sizeof(text), "line %d", i), 10u * i, 2,
-			  false);
+	for (i = 0; i < 8; i++) {
+		int n = snprintf(text, sizeof(text), "line %d", i);
+
+		write_rec(r, text, (size_t)n, 10u * i, 2, false);
+	}
 }
 
 static void replace_line(struct ring *r, const char *key, const char *with)
@@ -553,9 +555,11 @@ int main(int argc, char **argv)
 		int i;
 
 		ring_init(&r, 4, 10);
-		for (i = 0; i < 40; i++)
-			write_rec(&r, text, (size_t)snprintf(text, sizeof(text), "line %d\tof 40", i),
-				  1000u * i, 2, i == 7);
+		for (i = 0; i < 40; i++) {
+			int n = snprintf(text, sizeof(text), "line %d\tof 40", i);
+
+			write_rec(&r, text, (size_t)n, 1000u * i, 2, i == 7);
+		}
 		finish(&r);
 		return memimg_write(&r.img, argv[2]) ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
