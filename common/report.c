@@ -152,6 +152,26 @@ void ol_taint_letters(uint64_t mask, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* ---- the policy as configured ---------------------------------------------- */
+
+/* Settings the kernel clears on its way to the panic (common/panics.def). */
+static bool cleared_on_panic(enum ol_var_id id)
+{
+	return id == OL_V_PANIC_ON_WARN || id == OL_V_PANIC_ON_TAINT;
+}
+
+bool ol_report_drift(const struct ol_report *r, enum ol_var_id id)
+{
+	const struct ol_log *log = &r->log;
+
+	if (!r->log_read || r->log_unreliable || !log->have_policy || !log->policy_set[id] ||
+	    !r->var[id].read)
+		return false;
+	if (cleared_on_panic(id) && r->var[id].value == 0 && (log->have_panic || r->crashed))
+		return false;
+	return r->var[id].value != log->policy[id];
+}
+
 /* ---- judging ------------------------------------------------------------- */
 
 static void set_evidence(struct ol_report *r, int consistent, const char *fmt, ...)
@@ -454,6 +474,29 @@ static void print_capture(FILE *f, const struct ol_capture *cap)
 	fputc('\n', f);
 }
 
+/* What oopslimit-kdump applied, and what the dump says now, when they differ. */
+static void print_policy(FILE *f, const struct ol_report *r)
+{
+	const struct ol_log *log = &r->log;
+	int i, n = 0;
+
+	if (!r->log_read || r->log_unreliable || !log->have_policy)
+		return;
+	label(f, "POLICY");
+	for (i = 0; i < OL_NVARS; i++)
+		if (log->policy_set[i])
+			fprintf(f, "%s%s %llu", n++ ? ", " : "", ol_vars[i].key, log->policy[i]);
+	fprintf(f, "%s (as oopslimit-kdump applied it)\n", n ? "" : "none");
+	for (i = 0; i < OL_NVARS; i++) {
+		if (!ol_report_drift(r, (enum ol_var_id)i))
+			continue;
+		label(f, "DRIFT");
+		fprintf(f, "%s is %llu in the dump, %llu as configured: changed after it was applied\n",
+			ol_vars[i].sysctl ? ol_vars[i].sysctl : ol_vars[i].key,
+			(unsigned long long)r->var[i].value, log->policy[i]);
+	}
+}
+
 /* Settings beyond the ones with lines of their own, listed when set. */
 static void print_other_settings(FILE *f, const struct ol_report *r)
 {
@@ -552,6 +595,7 @@ void ol_report_text(FILE *f, const struct ol_report *r, bool verbose)
 		}
 		fputc('\n', f);
 	}
+	print_policy(f, r);
 	label(f, "LAST_WARNING");
 	print_warning(f, r);
 	if (r->capture.present)
@@ -786,6 +830,40 @@ static void j_log(struct jw *w, const struct ol_report *r)
 	close_obj(w);
 }
 
+/* "policy": { "configured": { KEY: N, ... }, "drift": [ { setting, configured, found } ] } */
+static void j_policy(struct jw *w, const struct ol_report *r)
+{
+	const struct ol_log *log = &r->log;
+	bool first = true;
+	int i;
+
+	key(w, "policy");
+	if (!r->log_read || r->log_unreliable || !log->have_policy) {
+		fputs("null", w->f);
+		return;
+	}
+	open_obj(w);
+	key(w, "configured");
+	open_obj(w);
+	for (i = 0; i < OL_NVARS; i++)
+		if (log->policy_set[i])
+			j_uint(w, ol_vars[i].key, true, log->policy[i]);
+	close_obj(w);
+	key(w, "drift");
+	fputc('[', w->f);
+	for (i = 0; i < OL_NVARS; i++) {
+		if (!ol_report_drift(r, (enum ol_var_id)i))
+			continue;
+		fprintf(w->f, "%s{ \"setting\": ", first ? "" : ", ");
+		ol_json_string(w->f, ol_vars[i].key);
+		fprintf(w->f, ", \"configured\": %llu, \"found\": %llu }", log->policy[i],
+			(unsigned long long)r->var[i].value);
+		first = false;
+	}
+	fputc(']', w->f);
+	close_obj(w);
+}
+
 static void j_capture(struct jw *w, const struct ol_capture *cap)
 {
 	key(w, "capture");
@@ -847,6 +925,7 @@ void ol_report_json(FILE *f, const struct ol_report *r)
 	}
 	j_str(&w, "taint", have(r, OL_V_TAINTED_MASK) && r->have_taint ? r->taint : NULL);
 	j_log(&w, r);
+	j_policy(&w, r);
 	j_capture(&w, &r->capture);
 	j_text(&w, "dump_read_error", r->dump_error);
 	/* the log's trouble, in this reader's words, is the first note */

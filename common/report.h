@@ -139,6 +139,13 @@ bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom);
 void ol_taint_letters(uint64_t mask, char *buf, size_t len);
 
 /*
+ * Whether the setting id differs in the dump from the value oopslimit-kdump
+ * applied (the log's policy line): someone changed it at run time.  A
+ * setting the kernel clears on its way to a panic does not count.
+ */
+bool ol_report_drift(const struct ol_report *r, enum ol_var_id id);
+
+/*
  * The verdict from the log and the variables: sets reason, setting, detail,
  * consistent and evidence.  Call once everything is filled in.
  */

@@ -419,6 +419,33 @@ static bool take_oops(struct ol_log *log, const char *s, size_t len)
 	return true;
 }
 
+/* "oopslimit: policy applied: oops_limit=10000 warn_limit=3": KEY=VALUE words of vars.def keys. */
+static void take_policy(struct ol_log *log, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s + strlen(OL_POLICY_LINE);
+	char key[OL_SHORT];
+	unsigned long v;
+	enum ol_var_id id;
+	size_t n;
+
+	log->have_policy = true;
+	memset(log->policy_set, 0, sizeof(log->policy_set));
+	while ((n = token(&p, end)) > 0) {
+		const char *eq = memchr(p, '=', n);
+
+		if (eq && (size_t)(eq - p) < sizeof(key) && number_at(eq + 1, p + n, &v) &&
+		    eq + 1 + strspn(eq + 1, "0123456789") >= p + n) {
+			ol_copy(key, sizeof(key), p, (size_t)(eq - p));
+			id = ol_var_id_of(key);
+			if (id != OL_V_NONE) {
+				log->policy_set[id] = true;
+				log->policy[id] = v;
+			}
+		}
+		p += n;
+	}
+}
+
 void ol_log_line(struct ol_log *log, const char *line)
 {
 	size_t len;
@@ -439,7 +466,9 @@ void ol_log_line(struct ol_log *log, const char *line)
 	}
 	if (log->have_panic)
 		return;
-	if (take_warning(log, s, len)) {
+	if (starts(s, len, OL_POLICY_LINE)) {
+		take_policy(log, s, len);
+	} else if (take_warning(log, s, len)) {
 		log->last_is_oops = false;
 	} else if (take_report(log, s, len)) {
 		log->last_is_oops = false;

@@ -21,6 +21,9 @@
 #define OL_TEXT 256
 #define OL_SHORT 64
 
+/* The line oopslimit-kdump writes into the kernel log when it applies the policy. */
+#define OL_POLICY_LINE "oopslimit: policy applied:"
+
 /* Reasons that are not a row of the panic table. */
 #define OL_NO_PANIC "no panic"
 #define OL_OTHER "other"
@@ -45,6 +48,15 @@ struct ol_log {
 	char warn_origin[OL_SHORT];	/* origin of the last warning report */
 	char warn_where[OL_TEXT];	/* its file:line, when printed */
 	char warn_func[OL_SHORT];	/* its function, when printed */
+
+	/*
+	 * The panic policy oopslimit-kdump applied, from the last line it wrote
+	 * into the kernel log before the panic ("oopslimit: policy applied:
+	 * oops_limit=10000 warn_limit=3 ..."): the settings as configured.
+	 */
+	bool have_policy;
+	bool policy_set[OL_NVARS];
+	unsigned long long policy[OL_NVARS];
 
 	bool sysrq_crash;	/* "sysrq: Trigger a crash" seen */
 	const char *context;	/* the last line before the panic that starts like a

@@ -330,6 +330,42 @@ static void test_settings(void)
 	ok(r.consistent == -1 && has(r.evidence, "could not be read"), "... and unreadable: the log alone, unchecked");
 }
 
+/* The policy oopslimit-kdump applied (its log line) against the dump's settings. */
+static void test_policy(void)
+{
+	static const char *const lines[] = {
+		"[    3.000000] oopslimit: policy applied: oops_limit=10000 warn_limit=3 panic_on_oops=0 panic_on_warn=1",
+		"[    3.100000] oopslimit: policy applied: bogus=1 warn_limit=x oops_limit=10000 warn_limit=3 panic_on_warn=1",
+		"WARNING: CPU: 0 PID: 35 at drivers/misc/lkdtm/bugs.c:85 lkdtm_WARNING+0x8/0xb",
+		"Kernel panic - not syncing: kernel: system warned too often (kernel.warn_limit is 1)",
+		NULL,
+	};
+	struct ol_report r;
+	char *out;
+
+	make(&r, lines);
+	set(&r, OL_V_WARN_COUNT, 1);
+	set(&r, OL_V_WARN_LIMIT, 1);
+	set(&r, OL_V_OOPS_LIMIT, 10000);
+	ol_report_judge(&r);
+	save(&r, "drift");
+	ok(r.log.have_policy && r.log.policy_set[OL_V_WARN_LIMIT] && r.log.policy[OL_V_WARN_LIMIT] == 3 &&
+	   !r.log.policy_set[OL_V_PANIC_ON_OOPS], "policy: the last line wins, bad words are skipped");
+	ok(ol_report_drift(&r, OL_V_WARN_LIMIT), "policy: warn_limit 3 applied, 1 in the dump: drift");
+	ok(!ol_report_drift(&r, OL_V_OOPS_LIMIT), "policy: oops_limit as applied: no drift");
+	ok(!ol_report_drift(&r, OL_V_PANIC_ON_WARN), "policy: panic_on_warn 1 applied, 0 after panic() cleared it: no drift");
+	out = text_of(&r, false);
+	ok(has(out, "       POLICY: oops_limit 10000, warn_limit 3, panic_on_warn 1 (as oopslimit-kdump applied it)\n") &&
+	   has(out, "        DRIFT: kernel.warn_limit is 1 in the dump, 3 as configured: changed after it was applied\n"),
+	   "text: the policy and the drift");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"drift\": [{ \"setting\": \"warn_limit\", \"configured\": 3, \"found\": 1 }]"),
+	   "json: the drift");
+	free(out);
+	ok(r.consistent == 1, "the verdict itself stands: warn_count 1 reached warn_limit 1");
+}
+
 static void test_odd(void)
 {
 	static const char *const hostile[] = {
@@ -430,6 +466,7 @@ int main(int argc, char **argv)
 	test_panic_on_warn();
 	test_crashed();
 	test_settings();
+	test_policy();
 	test_odd();
 	test_capture();
 	return tap_done();
