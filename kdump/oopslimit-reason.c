@@ -46,7 +46,8 @@ static const char usage[] =
 	"                       a later report fits in place on a full target\n"
 	"Without -j or -t the text report goes to standard output; -j - writes\n"
 	"JSON to standard output.  Exit status: 0 when the report was written,\n"
-	"1 when it could not be, 2 on bad usage.\n";
+	"1 when it could not be, 2 on bad usage, 3 when it was written but the\n"
+	"dump itself could not be read (dump_read_error says why).\n";
 
 static void warnx(const char *fmt, ...)
 {
@@ -461,6 +462,9 @@ int main(int argc, char **argv)
 		rc = 1;
 	if (text && write_report(text, false, &r, (size_t)reserve) != 0)
 		rc = 1;
+	/* a report of a dump that could not be opened is written, and said so */
+	if (rc == 0 && !dumpf)
+		rc = 3;
 	ol_dump_close(dumpf);
 	free(def_log);
 	return rc;
