@@ -4,6 +4,9 @@
 # non-zero when a target found a crash, a leak, a hang or a broken
 # contract.  The input that did it is kept under OUTDIR/artifacts/.
 # Usage: tests/fuzz/run.sh OUTDIR SECONDS TARGET...   (make -C tests/fuzz run)
+# MAXLEN (bytes, default 2 MiB) caps the inputs: the images of real dumps
+# are up to 1.3 MB and run at tens of inputs a second; MAXLEN=65536
+# keeps their VMCOREINFO and first segments and runs thousands.
 set -eu
 # shellcheck source=../../scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -13,6 +16,8 @@ out=$1 seconds=$2
 shift 2
 case $seconds in '' | *[!0-9]*) die "SECONDS must be a number of seconds, not '$seconds'" ;; esac
 each=$((seconds / $#))
+maxlen=${MAXLEN:-2097152}
+case $maxlen in '' | *[!0-9]*) die "MAXLEN must be a number of bytes, not '$maxlen'" ;; esac
 [ "$each" -ge 1 ] || each=1
 mkdir -p "$out/artifacts"
 
@@ -22,7 +27,7 @@ for t in "$@"; do
 	mkdir -p "$out/corpus/$t" "$out/seeds/$t"
 	log=$out/fuzz-$t.log
 	rc=0
-	"$out/fuzz-$t" -max_total_time="$each" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+	"$out/fuzz-$t" -max_total_time="$each" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
 		-artifact_prefix="$out/artifacts/$t-" -print_final_stats=1 \
 		"$out/corpus/$t" "$out/seeds/$t" >"$log" 2>&1 || rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
