@@ -64,7 +64,6 @@ struct load {
 struct ol_dump {
 	int fd;
 	uint64_t size;
-	const char *path;
 	enum { FMT_KDUMP, FMT_ELF } fmt;
 	kdump_ctx_t *kd;
 	addrxlat_ctx_t *axctx;
@@ -567,10 +566,13 @@ static int check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *e
 		text = malloc(len + 1);
 		if (!text)
 			return fail(err, errlen, "out of memory");
-		if (pread_all(d->fd, text, len, off) ||
-		    check_vmcoreinfo(text, len, err, errlen)) {
+		if (pread_all(d->fd, text, len, off)) {
 			free(text);
-			return fail(err, errlen, "cannot use its VMCOREINFO");
+			return fail(err, errlen, "cannot read its VMCOREINFO");
+		}
+		if (check_vmcoreinfo(text, len, err, errlen)) {
+			free(text);
+			return -1;
 		}
 		text[len] = '\0';
 		d->vmci = text;
@@ -904,7 +906,6 @@ struct ol_dump *ol_dump_open(const char *path, char *err, size_t errlen)
 		fail(err, errlen, "out of memory");
 		return NULL;
 	}
-	d->path = path;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 	d->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (d->fd < 0) {
