@@ -462,6 +462,10 @@ static int scan_descriptors(struct ol_dump *d, struct stream *bits, struct strea
 
 		if (!b)
 			return fail(err, errlen, "cannot read its page bitmap");
+		if (!*b) {
+			pfn |= 7;	/* eight pages left out */
+			continue;
+		}
 		if (!(*b & (1u << (pfn % 8))))
 			continue;
 		pd = stream_at(descs, desc_off + k * DESC_SIZE, DESC_SIZE);
