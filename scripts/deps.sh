@@ -15,7 +15,7 @@ packages=(
 	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq
 	python3-drgn python3-jsonschema
 	# the project's own checks
-	shellcheck
+	shellcheck clang-14 libclang-rt-14-dev
 	# the Debian packages and the Debian guest (scripts/deb.sh, debian-image.sh)
 	debhelper dpkg-dev lintian mmdebstrap
 )
