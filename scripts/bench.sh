@@ -163,45 +163,76 @@ bench_crashkernel() {
 }
 
 # --- time to a verdict ----------------------------------------------------------------------
-bench_analysis() {
-	local d i t0 ext=() sys=() drgn=() rec=()
-	run_bench bench-analysis "about   an oops_limit dump to analyse" "kernel  limits" "append  crashkernel=64M" \
-		"timeout 300" "kdump   oops_limit 3" "step    kdump load" "step    trigger EXCEPTION 3" \
-		"expect  capture complete" || die "the analysis benchmark's capture failed: $work/bench-analysis.log"
-	d=$(dirname "$(find "$OOPSLIMIT_CACHE/runs/bench-analysis/dumps" -name vmcore | head -n 1)")
+# time_readers LABEL VMLINUX DUMP [CRASH-ARGS]: one table of seconds to a
+# verdict on DUMP by each reader, the median of $runs runs.
+time_readers() {
+	local label=$1 vmlinux=$2 dump=$3 cargs=${4:-} i t0 alone full=() mini=() sys=() drgn=() rec=()
+	# the recorder on the dump alone: no vmlinux, no log file beside it
+	alone=$work/alone
+	rm -rf "$alone"
+	mkdir -p "$alone"
+	ln -s "$dump" "$alone/vmcore"
 	printf 'oopslimit\nquit\n' >"$work/ext.cmd"
 	printf 'sys\nquit\n' >"$work/sys.cmd"
-	say "analysis: $runs runs each of crash -x oopslimit, crash sys, drgn, oopslimit-reason"
+	say "analysis, $label: $runs runs each of crash, crash --minimal, crash sys, drgn, oopslimit-reason"
 	for i in $(seq "$runs"); do
 		t0=$(now_ms)
-		CRASH_EXTENSIONS=$crash_ext crash -s -x --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" \
-			-i "$work/ext.cmd" </dev/null >"$work/ext.out" 2>&1
-		ext+=("$(secs_since "$t0")")
+		# shellcheck disable=SC2086  # crash's arguments are words
+		CRASH_EXTENSIONS=$crash_ext crash -s -x $cargs "$vmlinux" "$dump" -i "$work/ext.cmd" </dev/null \
+			>"$work/ext.out" 2>&1
+		full+=("$(secs_since "$t0")")
 		t0=$(now_ms)
-		crash -s --kaslr auto "$limits_dir/vmlinux" "$d/vmcore" -i "$work/sys.cmd" </dev/null >"$work/sys.out" 2>&1
+		# shellcheck disable=SC2086
+		CRASH_EXTENSIONS=$crash_ext crash -s --minimal -x $cargs "$vmlinux" "$dump" -i "$work/ext.cmd" </dev/null \
+			>"$work/min.out" 2>&1
+		mini+=("$(secs_since "$t0")")
+		t0=$(now_ms)
+		# shellcheck disable=SC2086
+		crash -s $cargs "$vmlinux" "$dump" -i "$work/sys.cmd" </dev/null >"$work/sys.out" 2>&1
 		sys+=("$(secs_since "$t0")")
 		t0=$(now_ms)
-		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$d/vmcore" "$limits_dir/vmlinux" \
-			>"$work/drgn.out" 2>&1 || true
+		/usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$dump" "$vmlinux" >"$work/drgn.out" 2>&1 || true
 		drgn+=("$(secs_since "$t0")")
 		t0=$(now_ms)
-		"$reason_bin" "$d/vmcore" >"$work/rec.out" 2>&1
+		"$reason_bin" -t "$work/rec.out" -j "$work/rec.json" "$alone/vmcore" 2>/dev/null || true
 		rec+=("$(secs_since "$t0")")
 	done
-	local e
-	e=$(printf '%s\n' "${ext[@]}" | median)
-	ratio() { awk -v a="$1" -v b="$e" 'BEGIN { printf "%.3g×", a / b }'; }
-	local s r g
+	local e m s g r
+	e=$(printf '%s\n' "${full[@]}" | median)
+	m=$(printf '%s\n' "${mini[@]}" | median)
 	s=$(printf '%s\n' "${sys[@]}" | median)
 	g=$(printf '%s\n' "${drgn[@]}" | median)
 	r=$(printf '%s\n' "${rec[@]}" | median)
-	emit "## Time to a verdict on an oops_limit vmcore (three oopses, then the panic)" "" \
-		"Median of $runs runs on the same $(stat -c %s "$d/vmcore")-byte vmcore; ratios against crash -x + oopslimit." "" \
+	ratio() { awk -v a="$1" -v b="$e" 'BEGIN { printf "%.3g×", a / b }'; }
+	verdict() { grep -m1 'VERDICT' "$1" | sed 's/^ *//'; }
+	emit "### $label" "" \
+		"Median of $runs runs on the same $(stat -L -c %s "$dump")-byte dump, vmlinux $(stat -L -c %s "$vmlinux") bytes; ratios against crash -x + oopslimit." "" \
 		"| reader | seconds | ratio | says why |" "| --- | --- | --- | --- |" \
-		"| crash -x + oopslimit | $e | 1.00× | yes: $(grep -m1 'VERDICT' "$work/ext.out" | sed 's/^ *//') |" \
+		"| crash -x + oopslimit | $e | 1.00× | yes: $(verdict "$work/ext.out") |" \
+		"| crash --minimal -x + oopslimit | $m | $(ratio "$m") | yes: $(verdict "$work/min.out") |" \
 		"| crash sys alone | $s | $(ratio "$s") | no: $(grep -m1 'PANIC:' "$work/sys.out" | sed 's/^ *//') |" \
-		"| drgn script (the same variables) | $g | $(ratio "$g") | no: counters only |" \
-		"| oopslimit-reason (libkdumpfile, capture side) | $r | $(ratio "$r") | yes: $(sed -n 's/^reason: *//p' "$work/rec.out") |" ""
+		"| drgn script (the same variables) | $g | $(ratio "$g") | no: values only |" \
+		"| oopslimit-reason on the dump alone (no vmlinux, no log file) | $r | $(ratio "$r") | yes: $(verdict "$work/rec.out"); $(jq -r '"counters from \(.counters_source): oops \(.oops_count)/\(.oops_limit), warn \(.warn_count)/\(.warn_limit); log from the \(.reader.log_from)"' "$work/rec.json") |" ""
+}
+
+bench_analysis() {
+	local d stock
+	run_bench bench-analysis "about   an oops_limit dump to analyse" "kernel  limits" "append  crashkernel=64M" \
+		"timeout 300" "kdump   oops_limit 3" "step    kdump load" "step    trigger EXCEPTION 3" \
+		"expect  capture complete" || die "the analysis benchmark's capture failed: $work/bench-analysis.log"
+	d=$(find "$OOPSLIMIT_CACHE/runs/bench-analysis/dumps" -name vmcore | head -n 1)
+	emit "## Time to a verdict" ""
+	time_readers "the project's kernel: an oops_limit capture (three oopses, then the panic)" \
+		"$limits_dir/vmlinux" "$d" "--kaslr auto"
+	# Debian's stock kernel: the capture of the Debian guest's warn_limit
+	# scenario, read with the -dbg package's 590 MB vmlinux
+	stock=$(find "$OOPSLIMIT_CACHE/runs/debian-warn-limit" -name vmcore 2>/dev/null | head -n 1)
+	if [ -n "$stock" ]; then
+		time_readers "Debian's stock $(cat "$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh")/kernelrelease"): a warn_limit capture (tests/scenarios/debian-warn-limit.scn)" \
+			"$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh")/vmlinux" "$stock"
+	else
+		emit "(No capture of Debian's stock kernel: run \`make test SCENARIOS=debian-warn-limit\` first.)" ""
+	fi
 }
 
 accel_name=$(cat "$OOPSLIMIT_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
