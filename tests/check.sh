@@ -1,7 +1,8 @@
 #!/bin/bash
 # The fast lane: every check that needs no kernel build and no QEMU, in about
 # a minute.  checkpatch on each patch, shellcheck on every shell script, the C
-# unit tests under ASan and UBSan, the recorder and the crash extension built
+# unit tests under ASan and UBSan (and kdump/dump.c's file checks), the
+# recorder and the crash extension built
 # with -Werror and installed into a DESTDIR, the report schema against
 # common/vars.def and against the unit tests' documents, and the kernel
 # build's refusal of bad input.  TAP, ending with "N passed, N failed".
@@ -82,6 +83,15 @@ static_checks() {
 			result FAIL "unit tests: tests/unit/$base"
 		fi
 	done
+
+	# kdump/dump.c's checks of a file before libkdumpfile sees it, on small
+	# made-up files (tests/damage/open-test.c; it links libkdumpfile).
+	if out=$(make -s -C "$OOPSLIMIT_TOP/tests/damage" check O="$unit/damage" 2>&1); then
+		result OK "unit tests: tests/damage/open-test.c: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | tail -n 20 | sed 's/^/#   /'
+		result FAIL "unit tests: tests/damage/open-test.c"
+	fi
 
 	# The two readers build with -Werror and install where they belong.
 	ok=0

@@ -90,6 +90,32 @@ else
 	result FAIL "help oopslimit: NAME, SYNOPSIS, DESCRIPTION, EXAMPLE"
 fi
 
+# --- damaged dumps and fuzzing ------------------------------------------------------------
+# Every damaged variant of a kdump capture (truncations, header fields,
+# flipped bytes, bitmap bits, VMCOREINFO edits, wrong file types; seeded)
+# through the recorder built with ASan/UBSan and, for a sample, crash
+# --minimal -x oopslimit: no signal, sanitizer report, hang, invalid JSON
+# or confident wrong verdict (tests/damage/README.md).
+cap=$(find "$OOPSLIMIT_CACHE/runs/kdump-warn-limit" -name vmcore 2>/dev/null | head -n 1)
+if [ -n "$cap" ]; then
+	rc=0
+	out=$(make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep DUMP="$cap" LOG="$(dirname "$cap")/vmcore-dmesg.txt" \
+		VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20 2>&1) || rc=$?
+	grep '^# ' <<<"$out" | tail -n 6
+	grep '^not ok' <<<"$out" | head -n 10 | sed 's/^/#   /'
+	check_result $rc "damage sweep of the kdump-warn-limit capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
+else
+	note "no kdump-warn-limit capture to damage"
+	result FAIL "damage sweep of the kdump-warn-limit capture"
+fi
+# A minute of libFuzzer on the log scanner and the dump decoders, seeded
+# with images of the dumps the scenarios left (make fuzz for longer).
+rc=0
+out=$(make -s -C "$OOPSLIMIT_TOP/tests/fuzz" corpus run SECONDS=60 2>&1) || rc=$?
+grep '^fuzz-' <<<"$out" | sed 's/^/# /'
+[ $rc -eq 0 ] || tail -n 5 <<<"$out" | sed 's/^/#   /'
+check_result $rc "a minute of fuzzing: the log scanner, VMCOREINFO, kallsyms and the printk ring buffer"
+
 # --- the main job (make run) -------------------------------------------------------------
 # A good run ends in a verdict from crash; a run that cannot work names the
 # stage that failed and its log, in one line.
