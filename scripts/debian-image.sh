@@ -40,7 +40,8 @@ packages=(systemd systemd-sysv udev kmod e2fsprogs "linux-image-$release" kexec-
 versions=$(apt-cache policy "${packages[@]}" 2>/dev/null | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
 runner=$OOPSLIMIT_TOP/tests/guest-debian
 key=$( {
-	key_of "${debs[@]}" "$OOPSLIMIT_TOP"/tests/module/* "$runner"/* "$0" \
+	key_of "${debs[@]}" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
+		"$runner"/oopslimit-test-{run,setup.service,.service} "$0" \
 		"$OOPSLIMIT_TOP/scripts/debian-guest.sh" "$OOPSLIMIT_TOP/scripts/qemu-run.sh"
 	printf '%s\n' "$versions" "$(cat "$stock/version")"
 } | sha256sum | cut -c1-16)
