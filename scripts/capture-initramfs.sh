@@ -19,12 +19,11 @@ done
 mod=$OOPSLIMIT_TOP/initramfs/99oopslimit
 versions=$(dpkg-query -W -f '${Package} ${Version}\n' dracut-core makedumpfile kexec-tools \
 	libkdumpfile-dev libc6 bash coreutils util-linux 2>/dev/null || true)
-key=$( {
-	# the recorder is built from kdump/*.[ch] and all of common/
-	key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/*.[ch] "$OOPSLIMIT_TOP"/kdump/Makefile \
-		"$OOPSLIMIT_TOP"/common/* "$0"
-	printf '%s\n' "$kver" "$versions"
-} | sha256sum | cut -c1-16)
+# the recorder is built from kdump/*.[ch] and all of common/ (key_of alone
+# first: a file it cannot read must stop the script)
+key=$(key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/*.[ch] \
+	"$OOPSLIMIT_TOP"/kdump/Makefile "$OOPSLIMIT_TOP"/common/* "$0")
+key=$(printf '%s\n' "$key" "$kver" "$versions" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/initramfs/capture-$key.img
 if [ -e "$out" ]; then
 	printf '%s\n' "$out"

@@ -25,8 +25,10 @@ cd "$OOPSLIMIT_TOP"
 mapfile -t files < <(git ls-files -co --exclude-standard -- debian kdump initramfs common crash-ext |
 	while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done)
 [ ${#files[@]} -gt 0 ] || die "no debian/ directory to build from"
+# (key_of alone first: a file it cannot read must stop the script)
+key=$(key_of "${files[@]}" "$0")
 key=$( {
-	key_of "${files[@]}" "$0"
+	printf '%s\n' "$key"
 	dpkg-query -W -f '${Package} ${Version}\n' debhelper crash libkdumpfile-dev gcc 2>/dev/null
 } | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/debs/$key

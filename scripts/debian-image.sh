@@ -39,12 +39,11 @@ packages=(systemd systemd-sysv udev kmod e2fsprogs "linux-image-$release" kexec-
 	dracut-core libkdumpfile10)
 versions=$(apt-cache policy "${packages[@]}" 2>/dev/null | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
 runner=$OOPSLIMIT_TOP/tests/guest-debian
-key=$( {
-	key_of "${debs[@]}" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
-		"$runner"/oopslimit-test-{run,setup.service,.service} "$0" \
-		"$OOPSLIMIT_TOP/scripts/debian-guest.sh" "$OOPSLIMIT_TOP/scripts/qemu-run.sh"
-	printf '%s\n' "$versions" "$(cat "$stock/version")"
-} | sha256sum | cut -c1-16)
+# (key_of alone first: a file it cannot read must stop the script)
+key=$(key_of "${debs[@]}" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
+	"$runner"/oopslimit-test{-run,-setup.service,.service} "$0" \
+	"$OOPSLIMIT_TOP/scripts/debian-guest.sh" "$OOPSLIMIT_TOP/scripts/qemu-run.sh")
+key=$(printf '%s\n' "$key" "$versions" "$(cat "$stock/version")" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/debian/image-$key
 if [ -e "$out/disk.img" ]; then
 	printf '%s\n' "$out"

@@ -12,7 +12,13 @@
 # --- the directives ---------------------------------------------------------------
 # One a line; '#' starts a comment.
 #   about TEXT            what the scenario shows
-#   kernel limits|baseline
+#   guest busybox|debian  the project's small guest (default: a busybox
+#                         init, 9p, every driver built in) or a Debian 12
+#                         system with the stock kernel, systemd and the
+#                         oopslimit-kdump package (scripts/debian-guest.sh)
+#   kernel limits|baseline|stock
+#                         the project's kernels (busybox guest), or Debian's
+#                         stock kernel (the Debian guest: stock)
 #   append ARGS           extra kernel command line
 #   timeout SECONDS       hard limit for the boot (default 120)
 #   memory SIZE           guest memory (QEMU -m; default 512M)
@@ -25,7 +31,8 @@
 #                         otherwise (later lines win)
 #   disk SIZE             an ext4 disk of SIZE as /dev/vda (a kdump target);
 #                         its dump directories are copied out after the run
-#   step PLAN-LINE        a line of the guest plan (see tests/guest/init)
+#   step PLAN-LINE        a line of the guest plan (see tests/guest/init and,
+#                         for the Debian guest, tests/guest-debian/oopslimit-test-run)
 # Reading another scenario's dump instead of booting (it is run first when
 # its dump is missing or older than its kernel, scenario file or images):
 #   dump-of SCENARIO      its kdump vmcore, else its QEMU memory dump
@@ -46,6 +53,7 @@
 #   drgn no               no drgn cross-check (a vmlinux that does not match)
 # Expectations (a scenario needs at least one):
 #   expect record NAME VALUE   the guest recorded NAME as VALUE
+#   expect line TEXT      some line of the guest's results contains TEXT
 #   expect panic TEXT     the kernel panicked with exactly this message
 #   expect survived       the guest ran every step and no panic happened
 #   expect count N TEXT   N console lines contain TEXT
@@ -84,6 +92,8 @@
 
 # shellcheck source=../kdump/oopslimit-lib.sh
 . "$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh"
+# shellcheck source=debian-guest.sh
+. "$OOPSLIMIT_TOP/scripts/debian-guest.sh"
 
 scenario_dir=$OOPSLIMIT_TOP/tests/scenarios
 schema=$OOPSLIMIT_TOP/common/report.schema.json
@@ -96,16 +106,34 @@ scenario_path() {
 	esac
 }
 
+# guest_steps busybox|debian: the plan verbs the guest's runner documents in
+# its header ("#   VERB ARGS   what it does"), blank-separated.
+guest_steps() {
+	local runner
+	case $1 in
+	debian) runner=$OOPSLIMIT_TOP/tests/guest-debian/oopslimit-test-run ;;
+	*) runner=$OOPSLIMIT_TOP/tests/guest/init ;;
+	esac
+	sed -n '/^[^#]/q; s/^#   \([a-z][a-z-]*\) .*/\1/p; s/^#   \([a-z][a-z-]*\)$/\1/p' "$runner" | sort -u | tr '\n' ' '
+}
+
 scenario_validate() {
-	local f=$1 n=0 key rest boots=0 steps=0 src=''
+	local f=$1 n=0 key rest boots=0 steps=0 src='' guest kernel=''
 	[ -r "$f" ] || die "no scenario $f"
+	guest=$(sed -n 's/^guest[[:space:]]\{1,\}//p' "$f" | tail -n 1)
 	while read -r key rest; do
 		n=$((n + 1))
 		case $key in
 		'' | '#'*) ;;
 		about | append) ;;
+		guest)
+			case $rest in busybox | debian) ;; *) die "$f:$n: guest is busybox or debian, not '$rest'" ;; esac ;;
 		kernel)
-			case $rest in limits | baseline) boots=$((boots + 1)) ;; *) die "$f:$n: kernel is limits or baseline, not '$rest'" ;; esac ;;
+			kernel=$rest
+			case ${guest:-busybox}/$rest in
+			busybox/limits | busybox/baseline | debian/stock) boots=$((boots + 1)) ;;
+			*) die "$f:$n: the ${guest:-busybox} guest boots kernel ${guest:+stock}${guest:-limits or baseline}, not '$rest'" ;;
+			esac ;;
 		memory | disk)
 			[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'" ;;
 		kdump)
@@ -116,9 +144,9 @@ scenario_validate() {
 		dump)
 			[ "$rest" = yes ] || die "$f:$n: dump takes 'yes'" ;;
 		step)
-			case ${rest%% *} in
-			trigger | record | write | sysctl | console | kallsyms | sysrq | hold | kdump) steps=$((steps + 1)) ;;
-			*) die "$f:$n: unknown step '${rest%% *}'" ;;
+			case " $(guest_steps "${guest:-busybox}") " in
+			*" ${rest%% *} "*) steps=$((steps + 1)) ;;
+			*) die "$f:$n: the ${guest:-busybox} guest has no step '${rest%% *}'" ;;
 			esac ;;
 		dump-of)
 			src=$rest
@@ -140,6 +168,8 @@ scenario_validate() {
 		expect)
 			case ${rest%% *} in
 			record | panic | survived | count | vmcoreinfo | sys | refused) ;;
+			line)
+				[[ $rest =~ ^line\ . ]] || die "$f:$n: expect line TEXT" ;;
 			report | reason | recorder | crash | text | textin)
 				[[ $rest == *' '*' '* ]] || die "$f:$n: expect ${rest%% *} needs a name and a value" ;;
 			kaslr)
@@ -155,6 +185,9 @@ scenario_validate() {
 		esac
 	done <"$f"
 	grep -q '^expect[[:space:]]' "$f" || die "$f: no expectation"
+	if [ "$guest" = debian ] && [ -n "$kernel" ] && [ "$kernel" != stock ]; then
+		die "$f: the Debian guest boots kernel stock"
+	fi
 	if [ -n "$src" ]; then
 		if [ $boots -ne 0 ] || [ $steps -ne 0 ]; then
 			die "$f: dump-of reads another scenario's dump: no kernel or step lines"
@@ -283,7 +316,10 @@ run_stamp() { # run_stamp SCENARIO-FILE KERNEL-DIR
 dump_dirs() {
 	local dir=$1 root path
 	path=$(cat "$dir/kdump-path" 2>/dev/null || echo /dumps)
-	if [ -e "$dir/disk.img" ]; then
+	if [ -e "$dir/debian" ]; then
+		# debian_guest_run copied /var/crash out of the guest's disk
+		root=$dir/dumps
+	elif [ -e "$dir/disk.img" ]; then
 		rm -rf "$dir/disk"
 		mkdir -p "$dir/disk"
 		debugfs -R "rdump $path $dir/disk" "$dir/disk.img" >/dev/null 2>&1 || true
@@ -294,9 +330,42 @@ dump_dirs() {
 	find "$root" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort
 }
 
+# boot_debian FILE DIR: the Debian guest, as the scenario says; sets rc.
+boot_debian() {
+	local f=$1 dir=$2 key rest t0 arg
+	local debian_crashkernel='' debian_append='' debian_mem=1G debian_timeout=900
+	: >"$dir/steps"
+	: >"$dir/kdump.add"
+	while read -r key rest; do
+		case $key in
+		append)
+			for arg in $rest; do
+				case $arg in
+				crashkernel=*) debian_crashkernel=${arg#crashkernel=} ;;
+				*) debian_append="$debian_append $arg" ;;
+				esac
+			done ;;
+		timeout) debian_timeout=$rest ;;
+		memory) debian_mem=$rest ;;
+		step) printf '%s\n' "$rest" >>"$dir/steps" ;;
+		kdump) printf '%s\n' "$rest" >>"$dir/kdump.add" ;;
+		esac
+	done <"$f"
+	debian_append=${debian_append# }
+	: >"$dir/debian"
+	t0=$(now_ms)
+	rc=0
+	debian_guest_run "$dir" "$dir/steps" "$dir/kdump.add" || rc=$?
+	note "$name: QEMU ran $(since "$t0") s (the Debian guest, every boot), status $rc; console: $dir/console.log"
+}
+
 # boot_scenario FILE DIR: boots the guest as the scenario says; sets rc.
 boot_scenario() {
 	local f=$1 dir=$2 key rest append='' limit=120 mem=512M disk='' dump='' kdump=() t0
+	if grep -q '^guest[[:space:]]\{1,\}debian' "$f"; then
+		boot_debian "$f" "$dir"
+		return
+	fi
 	while read -r key rest; do
 		case $key in
 		append) append="$append $rest" ;;
@@ -363,6 +432,10 @@ check_boot() {
 			line="record $arg1 $argrest"
 			grep -qxF "$line" "$dir/results" 2>/dev/null ||
 				{ note "$name: expected '$line', guest said: $(grep "^record $arg1 " "$dir/results" 2>/dev/null | tr '\n' ';')"; bad=1; } ;;
+		line)
+			line="$arg1${argrest:+ $argrest}"
+			grep -qF -- "$line" "$dir/results" 2>/dev/null ||
+				{ note "$name: no line of the results contains '$line'"; bad=1; } ;;
 		panic)
 			line="Kernel panic - not syncing: $arg1${argrest:+ $argrest}"
 			[ "$panic_line" = "$line" ] ||
@@ -710,6 +783,25 @@ check_vmcoreinfo() {
 }
 
 # --- one scenario ---------------------------------------------------------------------
+# kernel_dir_of FILE: the directory of the kernel the scenario boots, with
+# its vmlinux (for the Debian guest: the stock kernel's, from its -dbg
+# package; need_debian first).
+kernel_dir_of() {
+	case $(sed -n 's/^kernel[[:space:]]*//p' "$1") in
+	baseline) printf '%s\n' "$baseline_dir" ;;
+	stock) printf '%s\n' "$debian_image/stock" ;;
+	*) printf '%s\n' "$limits_dir" ;;
+	esac
+}
+
+# need_debian FILE: builds (or finds) the Debian guest image the first time
+# a scenario boots it.
+need_debian() {
+	if grep -q '^guest[[:space:]]\{1,\}debian' "$1" && [ -z "${debian_image:-}" ]; then
+		debian_guest_setup >&2
+	fi
+}
+
 # ensure_dump NAME: the run directory of scenario NAME with an up-to-date
 # dump, booting it (as a test of its own) when there is none.
 declare -A ran_here=()
@@ -717,7 +809,8 @@ ensure_dump() {
 	local src=$1 sf dir kd
 	sf=$(scenario_path "$src")
 	dir=$OOPSLIMIT_CACHE/runs/$src
-	case $(sed -n 's/^kernel[[:space:]]*//p' "$sf") in baseline) kd=$baseline_dir ;; *) kd=$limits_dir ;; esac
+	need_debian "$sf"
+	kd=$(kernel_dir_of "$sf")
 	if [ -z "${ran_here[$src]:-}" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" != "$(run_stamp "$sf" "$kd")" ]; then
 		note "$src: its dump is missing or stale: running it first"
 		run_scenario "$sf"
@@ -753,7 +846,8 @@ run_scenario() {
 			bad=1
 		fi
 	else
-		case $(sed -n 's/^kernel[[:space:]]*//p' "$f") in baseline) kernel_dir=$baseline_dir ;; *) kernel_dir=$limits_dir ;; esac
+		need_debian "$f"
+		kernel_dir=$(kernel_dir_of "$f")
 		rm -rf "$run_dir"
 		mkdir -p "$run_dir"
 		source_dir=$run_dir
