@@ -290,7 +290,14 @@ scenario_setup() {
 		baseline_dir=$(sed -n 2p <<<"$kernels")
 	fi
 	initrd=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh")
+	# Whether KVM works takes a boot to find out: ask while dracut builds.
+	local probe_dir probe
+	probe_dir=$(mktemp -d)
+	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -P -k "$limits_dir/bzImage" -i "$initrd" -d "$probe_dir" >/dev/null &
+	probe=$!
 	capture_initrd=$("$OOPSLIMIT_TOP/scripts/capture-initramfs.sh" "$(cat "$limits_dir/kernelrelease")")
+	wait "$probe" || die "the KVM probe failed"
+	rm -rf "$probe_dir"
 	scratch=$(mktemp -d)
 	# shellcheck disable=SC2064  # expand now: $scratch is set
 	trap "rm -rf '$scratch'" EXIT
