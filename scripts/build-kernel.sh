@@ -27,7 +27,7 @@ fragment=$OOPSLIMIT_TOP/patches/guest.config
 	die "$OOPSLIMIT_TARBALL not found: install it with 'apt-get install linux-source-6.1'"
 mkdir -p "$OOPSLIMIT_CACHE"
 exec 9>"$OOPSLIMIT_CACHE/build.lock"
-flock 9
+flock -n 9 || { say "waiting for another build of the kernels to finish"; flock 9; }
 
 mapfile -t upstream < <(series_patches upstream)
 mapfile -t ours < <(series_patches oopslimit)
