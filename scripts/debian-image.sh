@@ -14,9 +14,15 @@
 #
 # Prints the directory (disk.img, vmlinuz, initrd.img, kernelrelease, stock:
 # the stock-kernel.sh directory with the -dbg vmlinux), cached by its inputs:
-# the Debian package versions, the .debs, the module, the runner, this script.
+# the Debian package versions, the kernel's image package and directory, the
+# .debs, the module, the runner, this script.
 #
-# Usage: scripts/debian-image.sh
+# The kernel is installed from the image package in a scripts/stock-kernel.sh
+# directory: the one it makes of what apt offers, or with
+# OOPSLIMIT_STOCK_KERNEL=DIR the kernel in DIR (scripts/verify.sh -d points
+# it at the kernel it verifies).
+#
+# Usage: [OOPSLIMIT_STOCK_KERNEL=DIR] scripts/debian-image.sh
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,22 +34,34 @@ for tool in mmdebstrap mkfs.ext4 qemu-system-x86_64; do
 done
 [ "$(id -u)" -eq 0 ] || die "mmdebstrap needs root here (it builds the tree with chroot)"
 
-stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh") || die "cannot fetch Debian's stock kernel"
-release=$(cat "$stock/kernelrelease")
+if [ -n "${OOPSLIMIT_STOCK_KERNEL:-}" ]; then
+	stock=$(cd "$OOPSLIMIT_STOCK_KERNEL" 2>/dev/null && pwd -P) ||
+		die "OOPSLIMIT_STOCK_KERNEL: no directory $OOPSLIMIT_STOCK_KERNEL"
+else
+	stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh") || die "cannot fetch Debian's stock kernel"
+fi
+release=$(cat "$stock/kernelrelease" 2>/dev/null) || die "$stock is not a stock-kernel.sh directory: no kernelrelease"
+[ -r "$stock/headers/Makefile" ] || die "$stock has no headers for the test module"
+# The kernel goes in from its package with dpkg -i, the archive's copy or not.
+image_debs=("$stock/debs/linux-image-${release}_"*.deb)
+{ [ -r "${image_debs[0]}" ] && [ ${#image_debs[@]} -eq 1 ]; } ||
+	die "$stock/debs holds no single linux-image-${release} package"
 mapfile -t debs < <("$OOPSLIMIT_TOP/scripts/deb.sh" | grep '/oopslimit-kdump_[^/]*\.deb$') ||
 	die "building the packages failed"
 [ ${#debs[@]} -eq 1 ] || die "scripts/deb.sh gave no oopslimit-kdump package"
 
 # What the guest holds from Debian, at the versions apt offers now.
-packages=(systemd systemd-sysv udev kmod e2fsprogs "linux-image-$release" kexec-tools makedumpfile
+# (linux-base and initramfs-tools: what a Debian kernel package depends on;
+# the guest boots with the initrd initramfs-tools makes)
+packages=(systemd systemd-sysv udev kmod e2fsprogs linux-base initramfs-tools kexec-tools makedumpfile
 	dracut-core libkdumpfile10)
 versions=$(apt-cache policy "${packages[@]}" 2>/dev/null | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
 runner=$OOPSLIMIT_TOP/tests/guest-debian
 # (key_of alone first: a file it cannot read must stop the script)
-key=$(key_of "${debs[@]}" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
+key=$(key_of "${image_debs[0]}" "${debs[@]}" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
 	"$runner"/oopslimit-test{-run,-setup.service,.service} "$0" \
 	"$OOPSLIMIT_TOP/scripts/debian-guest.sh" "$OOPSLIMIT_TOP/scripts/qemu-run.sh")
-key=$(printf '%s\n' "$key" "$versions" "$(cat "$stock/version")" | sha256sum | cut -c1-16)
+key=$(printf '%s\n' "$key" "$versions" "$stock" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/debian/image-$key
 if [ -e "$out/disk.img" ]; then
 	printf '%s\n' "$out"
@@ -80,6 +98,9 @@ if ! mmdebstrap --variant=minbase --aptopt='APT::Sandbox::User "root"' \
 	--include="$include" \
 	--setup-hook="mkdir -p \"\$1/var/cache/apt/archives\" && { cp $archives/*.deb \"\$1/var/cache/apt/archives/\" 2>/dev/null || true; }" \
 	--customize-hook="cp \"\$1\"/var/cache/apt/archives/*.deb $archives/ 2>/dev/null || true" \
+	--customize-hook="copy-in ${image_debs[0]} /tmp" \
+	--customize-hook="chroot \"\$1\" dpkg -i /tmp/${image_debs[0]##*/}" \
+	--customize-hook="rm -f \"\$1/tmp/${image_debs[0]##*/}\"" \
 	--customize-hook="copy-in ${debs[0]} /tmp" \
 	--customize-hook="chroot \"\$1\" dpkg -i /tmp/${debs[0]##*/}" \
 	--customize-hook="rm -f \"\$1/tmp/${debs[0]##*/}\"" \
