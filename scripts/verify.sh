@@ -1,14 +1,29 @@
 #!/bin/bash
 # Verifies that kdump works on a kernel and records the right reason: checks
-# its config for what the scenarios need, then boots it in QEMU through the
-# kdump scenarios (tests/scenarios/kdump-*.scn, baseline ones left out),
-# each captured by the dracut-built capture initramfs and its verdict
-# checked in reason.json and by crash with the oopslimit extension.
+# its config for what a capture (and the test guest) needs, then boots it in
+# QEMU through the kdump scenarios, each captured by the dracut-built capture
+# initramfs and its verdict checked in reason.json and by crash with the
+# oopslimit extension.  Two kinds of kernel:
+#
+# - one with every driver it needs built in, like the project's (-k -v -c):
+#   it boots in the project's busybox guest (9p, LKDTM) through
+#   tests/scenarios/kdump-*.scn (the baseline ones left out);
+# - a distribution's modular kernel, as its Debian packages (-d): it is
+#   installed in the Debian 12 guest (systemd, the oopslimit-kdump package,
+#   root and dump target on a virtio-blk disk, tests/module built against
+#   its headers instead of LKDTM) and boots there through
+#   tests/scenarios/debian-*.scn; crash reads the captures with the vmlinux
+#   of its -dbg package.
 #
 # Usage: scripts/verify.sh -k BZIMAGE -v VMLINUX -c CONFIG [-j JUNIT.xml]
 #                          [SCENARIO...]
+#        scripts/verify.sh -d DIR [-j JUNIT.xml] [SCENARIO...]
+#   -k -v -c   the kernel image, its vmlinux with debug info, its .config
+#   -d DIR     a directory of the kernel's .debs (linux-image-RELEASE, its
+#              -dbg, linux-headers-RELEASE and the headers packages that one
+#              depends on), or one scripts/stock-kernel.sh printed
 #   SCENARIO   a name in tests/scenarios/ or a path to a .scn file
-#              (default: every kdump scenario the config supports)
+#              (default: every scenario of that guest the kernel supports)
 #   -j         also write the results as JUnit XML to JUNIT.xml
 # TAP on stdout, ending with "N passed, N failed"; exit status 0 only when
 # every scenario passed, 1 when one failed or the input is unusable.
@@ -18,48 +33,81 @@ set -eu
 # shellcheck source=scenario.sh
 . "$OOPSLIMIT_TOP/scripts/scenario.sh"
 
-bz='' vmlinux='' config='' junit=''
-while getopts k:v:c:j:h opt; do
+usage() {
+	sed -n '/^# Usage:/,/^# every scenario/s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+bz='' vmlinux='' config='' junit='' debdir=''
+while getopts k:v:c:d:j:h opt; do
 	case $opt in
 	k) bz=$OPTARG ;;
 	v) vmlinux=$OPTARG ;;
 	c) config=$OPTARG ;;
+	d) debdir=$OPTARG ;;
 	j) junit=$OPTARG ;;
-	*) sed -n '/^# Usage:/,/^# every scenario/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
-if [ -z "$bz" ] || [ -z "$vmlinux" ] || [ -z "$config" ]; then
-	die "-k BZIMAGE, -v VMLINUX and -c CONFIG are required"
+if [ -n "$debdir" ]; then
+	guest=debian
+	[ -z "$bz$vmlinux$config" ] || die "-d DIR brings the kernel, its vmlinux and its config: not with -k, -v or -c"
+	[ -d "$debdir" ] || die "no directory $debdir"
+	if [ -e "$debdir/kernelrelease" ]; then
+		stock=$(cd "$debdir" && pwd -P)
+	else
+		# (stock-kernel.sh says what is wrong, in one line)
+		stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh" -d "$debdir") || exit 1
+	fi
+	for f in kernelrelease vmlinuz vmlinux config headers/Makefile; do
+		[ -r "$stock/$f" ] || die "$stock is not a stock-kernel.sh directory: no $f"
+	done
+	bz=$stock/vmlinuz vmlinux=$stock/vmlinux config=$stock/config
+else
+	guest=busybox
+	if [ -z "$bz" ] || [ -z "$vmlinux" ] || [ -z "$config" ]; then
+		die "-k BZIMAGE, -v VMLINUX and -c CONFIG are required (or -d DIR for a packaged kernel)"
+	fi
+	[ -r "$bz" ] || die "cannot read the kernel image $bz"
+	[ -r "$vmlinux" ] || die "cannot read the vmlinux $vmlinux (crash and the checks need the one built with $bz)"
+	[ -r "$config" ] || die "cannot read the kernel config $config"
 fi
-[ -r "$bz" ] || die "cannot read the kernel image $bz"
-[ -r "$vmlinux" ] || die "cannot read the vmlinux $vmlinux (crash and the checks need the one built with $bz)"
-[ -r "$config" ] || die "cannot read the kernel config $config"
 
 # --- the config ----------------------------------------------------------------------
-# Options every kdump scenario needs, built in (the test guest loads no
-# modules), with what each is for.
-required=(
-	"KEXEC_FILE loading the capture kernel (kexec -s)"
-	"CRASH_DUMP booting as a capture kernel"
-	"PROC_VMCORE /proc/vmcore in the capture kernel"
-	"RELOCATABLE running from the reserved memory"
-	"BLK_DEV_INITRD the initramfs images"
-	"RD_GZIP the gzip'd initramfs images"
-	"DEVTMPFS /dev in the initramfs images"
-	"TMPFS makedumpfile's /tmp"
-	"BINFMT_SCRIPT the init scripts"
-	"PROC_SYSCTL the panic policy sysctls"
-	"FUTEX glibc programs (makedumpfile, kexec)"
-	"SERIAL_8250_CONSOLE the serial console"
-	"VIRTIO_PCI the 9p share"
-	"NET_9P_VIRTIO the 9p share"
-	"9P_FS the 9p share the guest and the dumps use"
-	"DEBUG_FS LKDTM's trigger file"
-	"LKDTM provoking WARNs and oopses"
-	"MAGIC_SYSRQ sysrq-c and the capture kernel's reboot"
-	"KALLSYMS crash and the kallsyms step"
-	"SLUB crash 8.0.2 (it cannot read SLOB kernels)"
+# What the kernel needs, one option a line: OPTION[|OPTION...] GUESTS WHAT
+# (the first option, or any of the others instead).  GUESTS is "all",
+# "busybox" or "debian": the guests whose runs need it.  Built in (=y),
+# except where GUESTS says "debian:m": in the Debian guest a module does as
+# well, since its initrd and the capture initramfs carry the modules their
+# disk needs (the busybox guest loads no modules).  The first lines are
+# what any capture needs: without them no dump is saved, or no reason
+# recorded; the rest is what the test guests need to run the scenarios.
+options=(
+	"CRASH_DUMP all booting as the capture kernel"
+	"KEXEC_FILE|KEXEC all loading the capture kernel"
+	"PROC_VMCORE all /proc/vmcore, the dump the capture saves"
+	"RELOCATABLE all running the capture kernel from the reserved memory"
+	"BLK_DEV_INITRD all the capture initramfs"
+	"RD_GZIP all unpacking the capture initramfs (gzip)"
+	"DEVTMPFS all the capture initramfs's device nodes (it starts no udev)"
+	"BINFMT_SCRIPT all the capture initramfs's /init, a shell script"
+	"MAGIC_SYSRQ all the capture kernel's reboot once the dump is saved"
+	"PROC_SYSCTL all the panic policy (kernel.warn_limit and the others)"
+	"KALLSYMS all the recorder and crash finding the counters in the dump"
+	"SLUB all crash 8.0.2 reading the dump (it cannot read SLOB kernels)"
+	"SERIAL_8250_CONSOLE all the serial console the tests read the panic from"
+	"TMPFS busybox makedumpfile's /tmp"
+	"FUTEX busybox glibc programs (makedumpfile, kexec)"
+	"VIRTIO_PCI busybox the 9p share"
+	"NET_9P_VIRTIO busybox the 9p share"
+	"9P_FS busybox the 9p share the guest and the dumps use"
+	"DEBUG_FS busybox LKDTM's trigger file"
+	"LKDTM busybox provoking WARNs and oopses"
+	"MODULES debian the test module that provokes WARNs and oopses"
+	"VIRTIO_PCI debian:m the virtio-blk disk (root file system and dump target)"
+	"VIRTIO_BLK debian:m the virtio-blk disk (root file system and dump target)"
+	"EXT4_FS debian:m the root file system, where the dumps go"
+	"FW_CFG_SYSFS debian:m the test plan, passed in through QEMU's fw_cfg"
 )
 # Options single scenarios need; without them the scenario is left out.
 optional=(
@@ -70,41 +118,75 @@ optional=(
 has_option() {
 	grep -qx "CONFIG_$1=y" "$config"
 }
-missing=0
-for r in "${required[@]}"; do
-	opt=${r%% *}
-	if ! has_option "$opt"; then
-		if grep -qx "CONFIG_$opt=m" "$config"; then
-			say "CONFIG_$opt=m must be built in (=y) for ${r#* }"
-		else
-			say "CONFIG_$opt is not set; needed for ${r#* }"
-		fi
-		missing=$((missing + 1))
+problems=()
+for o in "${options[@]}"; do
+	read -r names guests what <<<"$o"
+	case $guests in all | "$guest" | "$guest:m") ;; *) continue ;; esac
+	ok='' module=''
+	for n in ${names//|/ }; do
+		has_option "$n" && ok=$n
+		[ "$guests" = debian:m ] && grep -qx "CONFIG_$n=m" "$config" && ok=$n
+		grep -qx "CONFIG_$n=m" "$config" && module=$n
+	done
+	[ -z "$ok" ] || continue
+	first=${names%%|*} alt=''
+	rest=${names#"$first"} rest=${rest#|}
+	[ -z "$rest" ] || alt=" (CONFIG_${rest//|/ or CONFIG_} would do too)"
+	if [ -n "$module" ]; then
+		problems+=("CONFIG_$module=m must be built in (=y) for $what")
+	else
+		problems+=("CONFIG_$first is not set; needed for $what$alt")
 	fi
 done
-[ $missing -eq 0 ] || die "$config lacks $missing option(s) the scenarios need (listed above)"
+case ${#problems[@]} in
+0) ;;
+1) die "${problems[0]} ($config)" ;;
+*)
+	for p in "${problems[@]}"; do say "$p"; done
+	die "$config lacks ${#problems[@]} option(s) the capture or the scenarios need (listed above)" ;;
+esac
 grep -aq 'system warned too often' "$vmlinux" ||
 	die "$vmlinux has no warn_limit (the oops/warn limit series); nothing to verify"
 readelf -S "$vmlinux" 2>/dev/null | grep -q '\.debug_info' ||
 	die "$vmlinux has no debug info; crash needs it (CONFIG_DEBUG_INFO_DWARF4)"
-# the vmlinux must be the bzImage's: compare their version strings
-want=$(file -b "$bz" | sed -n 's/.*version \([^ ]*\) .*/\1/p')
-release=$(strings -a "$vmlinux" | sed -n 's/^Linux version \([^ ]*\) .*/\1/p' | head -n 1)
+# the vmlinux must be the kernel image's: compare their version strings
+want=$(file -bL "$bz" | sed -n 's/.*version \([^ ]*\) .*/\1/p')
+release=$(grep -a -o -m1 'Linux version [^ %]* (' "$vmlinux" | head -n 1 | cut -d' ' -f3)
 [ -n "$release" ] || die "$vmlinux has no Linux version string"
 [ -z "$want" ] || [ "$want" = "$release" ] || die "$bz is $want but $vmlinux is $release"
+if [ $guest = debian ] && [ "$(cat "$stock/kernelrelease")" != "$release" ]; then
+	die "$stock is for $(cat "$stock/kernelrelease") but its vmlinux is $release"
+fi
 
 # --- the scenarios ---------------------------------------------------------------------
 scen_dir=$OOPSLIMIT_TOP/tests/scenarios
 scenarios=()
+guest_of() {
+	sed -n 's/^guest[[:space:]]\{1,\}//p' "$1" | tail -n 1 | grep . || echo busybox
+}
 if [ $# -gt 0 ]; then
 	for s in "$@"; do
 		case $s in */*) f=$s ;; *) f=$scen_dir/$s.scn ;; esac
 		[ -r "$f" ] || die "no scenario $s ($f)"
 		scenarios+=("$f")
 	done
+elif [ $guest = debian ]; then
+	for f in "$scen_dir"/debian-*.scn; do
+		[ "$(guest_of "$f")" = debian ] || continue
+		# An expectation written for another kernel's release (Debian's
+		# N.N.N-ABI-FLAVOUR) cannot hold for this one.
+		other=$(grep -o '[0-9]\+\.[0-9]\+\.[0-9]\+-[0-9]\+-[a-z0-9]\+\(-[a-z0-9]\+\)*' "$f" |
+			grep -vxF "$release" | head -n 1 || true)
+		if [ -n "$other" ]; then
+			say "leaving out $(basename "$f" .scn): it expects kernel $other"
+			continue
+		fi
+		scenarios+=("$f")
+	done
 else
 	for f in "$scen_dir"/kdump-*.scn; do
 		grep -q '^kernel[[:space:]]*baseline' "$f" && continue
+		[ "$(guest_of "$f")" = busybox ] || continue
 		skip=''
 		for o in "${optional[@]}"; do
 			[ "${o%% *}" = "$(basename "$f" .scn)" ] && ! has_option "${o#* }" && skip=${o#* }
@@ -116,15 +198,20 @@ else
 		scenarios+=("$f")
 	done
 fi
+[ ${#scenarios[@]} -gt 0 ] || die "no scenario to run"
 for s in "${scenarios[@]}"; do
 	scenario_validate "$s"
 	grep -q '^kernel[[:space:]]*baseline' "$s" && die "$s needs the project's baseline kernel; verify runs the kernel given"
+	[ "$(guest_of "$s")" = $guest ] || case $guest in
+	debian) die "$s runs in the busybox guest: verify a kernel there with -k, -v and -c" ;;
+	*) die "$s runs in the Debian guest: verify a packaged kernel there with -d" ;;
+	esac
 done
 
 # The kernel given plays the "limits" kernel of the scenarios.
 kdir=$OOPSLIMIT_CACHE/verify/$(key_of "$bz" "$vmlinux")
 if [ ! -e "$kdir/kernelrelease" ]; then
-	rm -rf "$kdir"
+	rm -rf "$kdir" "$kdir.tmp"
 	mkdir -p "$kdir.tmp"
 	cp "$bz" "$kdir.tmp/bzImage"
 	ln -s "$(realpath "$vmlinux")" "$kdir.tmp/vmlinux"
@@ -133,9 +220,25 @@ if [ ! -e "$kdir/kernelrelease" ]; then
 	mv "$kdir.tmp" "$kdir"
 fi
 limits_dir=$kdir
+if [ $guest = debian ]; then
+	# The Debian guest's image, with this kernel installed from its package
+	# (scripts/debian-image.sh); the scenarios' "kernel stock" is the
+	# image's stock/ directory, this one.
+	"$OOPSLIMIT_TOP/scripts/deps.sh"
+	export OOPSLIMIT_STOCK_KERNEL=$stock
+	debian_image=$("$OOPSLIMIT_TOP/scripts/debian-image.sh") || exit 1
+	[ "$(cat "$debian_image/kernelrelease")" = "$release" ] ||
+		die "the Debian guest image $debian_image runs $(cat "$debian_image/kernelrelease"), not $release"
+	# This kernel cannot answer the KVM probe scenario_setup boots with the
+	# busybox guest: take what the Debian runs take (debian-guest.sh), the
+	# answer remembered for this host boot or TCG, and probe nothing.
+	OOPSLIMIT_ACCEL=${OOPSLIMIT_ACCEL:-$(cat "$OOPSLIMIT_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)}
+	export OOPSLIMIT_ACCEL
+fi
 baseline_dir=''
 scenario_setup >&2
-note "verifying $release ($bz) with ${#scenarios[@]} scenarios"
+# (a comment of the run, not a note of its first test)
+printf '# verifying %s (%s) with %d scenarios in the %s guest\n' "$release" "${debdir:-$bz}" ${#scenarios[@]} $guest
 
 for s in "${scenarios[@]}"; do
 	run_scenario "$s"
