@@ -139,16 +139,47 @@ else
 fi
 
 # --- the verifier ---------------------------------------------------------------------------
+# junit_summary FILE: "TESTS FAILURES EVERY-TIME-ABOVE-0", then a line per
+# failure: "failure NAME | MESSAGE | TEXT" (the text on one line).
+junit_summary() {
+	/usr/bin/python3 - "$1" <<-'EOF'
+		import sys, xml.dom.minidom as x
+		e = x.parse(sys.argv[1]).documentElement
+		cases = e.getElementsByTagName("testcase")
+		print(e.getAttribute("tests"), e.getAttribute("failures"), all(float(c.getAttribute("time")) > 0 for c in cases))
+		for c in cases:
+		    for f in c.getElementsByTagName("failure"):
+		        text = "".join(n.data for n in f.childNodes if n.nodeType == n.TEXT_NODE)
+		        print("failure", c.getAttribute("name"), "|", f.getAttribute("message"), "|", " ".join(text.split()))
+	EOF
+}
 verify=("$OOPSLIMIT_TOP/scripts/verify.sh" -k "$limits_dir/bzImage" -v "$limits_dir/vmlinux")
 rc=0
 out=$("${verify[@]}" -c "$limits_dir/config" -j "$scratch/junit.xml" kdump-oops-limit kdump-panic-on-warn 2>&1) || rc=$?
 if [ $rc -eq 0 ] && grep -q '^2 passed, 0 failed$' <<<"$out" &&
-	[ "$(/usr/bin/python3 -c 'import sys, xml.dom.minidom as x; e = x.parse(sys.argv[1]).documentElement; print(e.getAttribute("tests"), e.getAttribute("failures"), all(float(c.getAttribute("time")) > 0 for c in e.getElementsByTagName("testcase")))' "$scratch/junit.xml" 2>&1)" = "2 0 True" ]; then
+	[ "$(junit_summary "$scratch/junit.xml" 2>&1)" = "2 0 True" ]; then
 	grep -E '^(ok|not ok)' <<<"$out" | sed 's/^/#   /'
 	result OK "verify: the project's kernel passes two kdump scenarios; TAP, and JUnit XML with times"
 else
 	printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
 	result FAIL "verify: the project's kernel passes two kdump scenarios; TAP, and JUnit XML with times"
+fi
+# A scenario that fails (a wrong expectation on the dump just captured):
+# status 1, "not ok", and a JUnit failure whose message says what was wrong
+# and whose text carries the run's notes, as a CI dashboard shows them.
+printf '%s\n' "about a wrong expectation: the oops_limit capture read as a warn_limit one" \
+	"dump-of kdump-oops-limit" "expect reason reason warn_limit" >"$scratch/wrong-reason.scn"
+rc=0
+out=$("${verify[@]}" -c "$limits_dir/config" -j "$scratch/junit-fail.xml" "$scratch/wrong-reason.scn" 2>&1) || rc=$?
+summary=$(junit_summary "$scratch/junit-fail.xml" 2>&1 || true)
+want="^failure scenario wrong-reason | wrong-reason: [a-z]*'s report has reason 'oops_limit', expected 'warn_limit' |"
+if [ $rc -eq 1 ] && grep -q '^not ok [0-9]* - scenario wrong-reason$' <<<"$out" && grep -q ' failed$' <<<"$out" &&
+	grep -q -- "$want" <<<"$summary" && grep -- "$want" <<<"$summary" | grep -qF 'reading the dump of kdump-oops-limit'; then
+	grep -- "$want" <<<"$summary" | cut -c1-200 | sed 's/^/#   /'
+	result OK "verify: a failing scenario is 'not ok', status 1, and a JUnit failure naming what was wrong"
+else
+	printf '%s\n' "status $rc" "$out" "$summary" | tail -n 20 | sed 's/^/#   /'
+	result FAIL "verify: a failing scenario is 'not ok', status 1, and a JUnit failure naming what was wrong"
 fi
 # expect_verify_error NAME TEXT ARGS...: one error line naming the problem, status 1.
 expect_verify_error() {
@@ -162,7 +193,8 @@ expect_verify_error() {
 		result FAIL "verify rejects $name"
 	fi
 }
-grep -v '^CONFIG_CRASH_DUMP=\|^CONFIG_KEXEC_FILE=' "$limits_dir/config" >"$scratch/lacking.config"
+# (KEXEC too: kexec_load does as well as kexec_file_load)
+grep -v '^CONFIG_CRASH_DUMP=\|^CONFIG_KEXEC_FILE=\|^CONFIG_KEXEC=' "$limits_dir/config" >"$scratch/lacking.config"
 expect_verify_error "a config without CRASH_DUMP and KEXEC_FILE, naming both" "lacks 2 option(s)" -c "$scratch/lacking.config"
 out=$("${verify[@]}" -c "$scratch/lacking.config" 2>&1 || true)
 if grep -q 'CONFIG_CRASH_DUMP is not set; needed for' <<<"$out" && grep -q 'CONFIG_KEXEC_FILE is not set; needed for' <<<"$out"; then
@@ -174,5 +206,36 @@ fi
 expect_verify_error "a missing vmlinux" "cannot read the vmlinux" -c "$limits_dir/config" -v "$scratch/none"
 printf 'kernel limits\nstep kdump load\nexpect capture complete\nwarp 9\n' >"$scratch/bad.scn"
 expect_verify_error "a scenario with an unknown key" "bad.scn:4: unknown key 'warp'" -c "$limits_dir/config" "$scratch/bad.scn"
+
+# A distribution's kernel: Debian's stock cloud kernel, as packages, in the
+# Debian guest (one scenario: each takes minutes under TCG).
+verify=("$OOPSLIMIT_TOP/scripts/verify.sh")
+if stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh" 2>"$scratch/stock.err"); then
+	rc=0
+	out=$("${verify[@]}" -d "$stock" -j "$scratch/junit-debian.xml" debian-warn-limit 2>&1) || rc=$?
+	if [ $rc -eq 0 ] && grep -q '^ok 1 - scenario debian-warn-limit$' <<<"$out" && grep -q '^1 passed, 0 failed$' <<<"$out" &&
+		[ "$(junit_summary "$scratch/junit-debian.xml" 2>&1)" = "1 0 True" ]; then
+		grep -E '^(ok|not ok)|QEMU ran' <<<"$out" | sed 's/^/#   /'
+		result OK "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
+	else
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+		result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
+	fi
+	# the same kernel without CRASH_DUMP, refused before anything boots
+	mkdir -p "$scratch/nocrash"
+	for f in kernelrelease version vmlinuz vmlinux System.map headers debs; do ln -s "$stock/$f" "$scratch/nocrash/$f"; done
+	grep -v '^CONFIG_CRASH_DUMP=' "$stock/config" >"$scratch/nocrash/config"
+	expect_verify_error "a packaged kernel without CRASH_DUMP, in one line" \
+		"error: CONFIG_CRASH_DUMP is not set; needed for booting as the capture kernel" -d "$scratch/nocrash"
+	# its .debs without the -dbg package, whose vmlinux crash needs
+	mkdir -p "$scratch/nodbg"
+	ln -s "$stock"/debs/linux-image-"$(cat "$stock/kernelrelease")"_*.deb "$stock"/debs/linux-headers-*.deb \
+		"$stock"/debs/linux-kbuild-*.deb "$scratch/nodbg/"
+	expect_verify_error "a directory of .debs without the -dbg package" \
+		"has no linux-image-$(cat "$stock/kernelrelease")-dbg package" -d "$scratch/nodbg"
+else
+	note "scripts/stock-kernel.sh failed: $(tail -n 1 "$scratch/stock.err")"
+	result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
+fi
 
 tap_end
