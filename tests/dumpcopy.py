@@ -41,7 +41,9 @@ def to_phys(prog, address):
     """Physical address of a kernel image or direct-map address."""
     if address >= START_KERNEL_MAP:
         # phys_base is an assembler symbol: no DWARF object to read it by
-        return address - START_KERNEL_MAP + prog.read_u64(prog.symbol("phys_base").address)
+        # (an unsigned long: "negative" when the kernel runs below its link address)
+        phys_base = prog.read_u64(prog.symbol("phys_base").address)
+        return (address - START_KERNEL_MAP + phys_base) & 0xFFFFFFFFFFFFFFFF
     return address - prog["page_offset_base"].value_()
 
 
