@@ -208,9 +208,12 @@ for s in "${scenarios[@]}"; do
 	esac
 done
 
-# The kernel given plays the "limits" kernel of the scenarios.
+# The kernel given plays the "limits" kernel of the scenarios.  Its
+# directory is keyed by content, and links to the vmlinux given: made again
+# when that link no longer leads to it (the same kernel from another place,
+# the old place gone).
 kdir=$OOPSLIMIT_CACHE/verify/$(key_of "$bz" "$vmlinux")
-if [ ! -e "$kdir/kernelrelease" ]; then
+if [ ! -e "$kdir/kernelrelease" ] || [ ! "$kdir/vmlinux" -ef "$vmlinux" ]; then
 	rm -rf "$kdir" "$kdir.tmp"
 	mkdir -p "$kdir.tmp"
 	cp "$bz" "$kdir.tmp/bzImage"
