@@ -211,7 +211,7 @@ scenario_order() {
 # remembers it with its time, its notes and (failing) its first note, for
 # junit_write.
 passed=0 failed=0 t=0 pending_notes='' test_t0=''
-tap_names=() tap_states=() tap_notes=() tap_secs=()
+tap_names=() tap_states=() tap_notes=() tap_failures=() tap_secs=()
 test_begin() {
 	test_t0=$(now_ms)
 }
@@ -220,8 +220,9 @@ result() { # result OK|FAIL NAME
 	tap_names+=("$2")
 	tap_states+=("$1")
 	tap_notes+=("$pending_notes")
+	tap_failures+=("$pending_failure")
 	tap_secs+=("$(since "${test_t0:-$(now_ms)}")")
-	pending_notes='' test_t0=$(now_ms)
+	pending_notes='' pending_failure='' test_t0=$(now_ms)
 	if [ "$1" = OK ]; then
 		passed=$((passed + 1))
 		printf 'ok %d - %s\n' "$t" "$2"
@@ -234,6 +235,18 @@ note() {
 	printf '# %s\n' "$*"
 	pending_notes+="$*"$'\n'
 }
+# flag TEXT: a note that says what went wrong; the first one of a test is its
+# JUnit failure message.
+pending_failure=''
+flag() {
+	if [ -n "${scenario_child:-}" ]; then
+		# a job of run_scenarios: marked, for scenario_replay
+		printf '#! %s\n' "$*"
+	else
+		note "$@"
+	fi
+	[ -n "$pending_failure" ] || pending_failure="$*"
+}
 # check_line OK-or-not NAME: result() from a status.
 check_result() {
 	if [ "$1" -eq 0 ]; then result OK "$2"; else result FAIL "$2"; fi
@@ -245,7 +258,7 @@ xml_escape() {
 
 # junit_write FILE SUITE: the results so far as JUnit XML, for CI dashboards:
 # each testcase with its time, a failing one with a failure element whose
-# message is its first note and whose text is all of them.
+# message is the first thing flagged and whose text is all its notes.
 junit_write() {
 	local file=$1 suite i total=0 msg
 	suite=$(xml_escape "$2")
@@ -257,8 +270,8 @@ junit_write() {
 			printf '  <testcase classname="%s" name="%s" time="%s">\n' "$suite" \
 				"$(xml_escape "${tap_names[i]}")" "${tap_secs[i]}"
 			if [ "${tap_states[i]}" != OK ]; then
-				msg=$(grep -v '^[^:]*: QEMU ran\|: about\|^dump directory' <<<"${tap_notes[i]}" | head -n 1)
-				printf '    <failure message="%s">%s</failure>\n' "$(xml_escape "${msg:-${tap_names[i]} failed}")" \
+				msg=${tap_failures[i]:-${tap_names[i]} failed}
+				printf '    <failure message="%s">%s</failure>\n' "$(xml_escape "$msg")" \
 					"$(xml_escape "${tap_notes[i]}")"
 			fi
 			printf '    <system-out>%s</system-out>\n  </testcase>\n' "$(xml_escape "${tap_notes[i]}")"
@@ -425,7 +438,7 @@ boot_scenario() {
 check_boot() {
 	local f=$1 dir=$2 bad=0 key what arg1 argrest line panic_line n
 	if ! grep -q '^booted ' "$dir/results" 2>/dev/null; then
-		note "$name: the guest never reported (no 'booted' line in $dir/results)"
+		flag "$name: the guest never reported (no 'booted' line in $dir/results)"
 		bad=1
 	fi
 	sed -n 's/^trigger /trigger: /p; s/^error /guest error: /p' "$dir/results" 2>/dev/null | sed "s/^/# $name: /"
@@ -438,22 +451,22 @@ check_boot() {
 		record)
 			line="record $arg1 $argrest"
 			grep -qxF "$line" "$dir/results" 2>/dev/null ||
-				{ note "$name: expected '$line', guest said: $(grep "^record $arg1 " "$dir/results" 2>/dev/null | tr '\n' ';')"; bad=1; } ;;
+				{ flag "$name: expected '$line', guest said: $(grep "^record $arg1 " "$dir/results" 2>/dev/null | tr '\n' ';')"; bad=1; } ;;
 		line)
 			line="$arg1${argrest:+ $argrest}"
 			grep -qF -- "$line" "$dir/results" 2>/dev/null ||
-				{ note "$name: no line of the results contains '$line'"; bad=1; } ;;
+				{ flag "$name: no line of the results contains '$line'"; bad=1; } ;;
 		panic)
 			line="Kernel panic - not syncing: $arg1${argrest:+ $argrest}"
 			[ "$panic_line" = "$line" ] ||
-				{ note "$name: expected '$line', got '${panic_line:-no panic}'"; bad=1; } ;;
+				{ flag "$name: expected '$line', got '${panic_line:-no panic}'"; bad=1; } ;;
 		survived)
 			{ grep -qx finished "$dir/results" 2>/dev/null && [ -z "$panic_line" ]; } ||
-				{ note "$name: expected to survive; panic: '${panic_line:-none}'"; bad=1; } ;;
+				{ flag "$name: expected to survive; panic: '${panic_line:-none}'"; bad=1; } ;;
 		count)
 			n=$(grep -acF -- "$argrest" "$dir/console.log" || true)
 			[ "$n" -eq "$arg1" ] ||
-				{ note "$name: expected $arg1 console lines with '$argrest', saw $n"; bad=1; } ;;
+				{ flag "$name: expected $arg1 console lines with '$argrest', saw $n"; bad=1; } ;;
 		capture)
 			check_capture "$dir" "$arg1" || bad=1 ;;
 		esac
@@ -471,7 +484,7 @@ check_kdump_steps() {
 			[ "${got%% => *}" = "${w%% => *}" ] && printf '%s\n' "$w"
 		done | head -n 1)
 		if [ -z "$want" ]; then
-			[[ ${got#* => } == 0\ * ]] || { note "$name: kdump ${got}"; bad=1; }
+			[[ ${got#* => } == 0\ * ]] || { flag "$name: kdump ${got}"; bad=1; }
 			continue
 		fi
 		rc_text=${want#* => } st=${want#* => }
@@ -480,7 +493,7 @@ check_kdump_steps() {
 		if [[ ${got#* => } == "$st "* ]] && [[ ${got#* => } == *"$rc_text"* ]]; then
 			note "$name: kdump ${got}"
 		else
-			note "$name: expected 'kdump $want', got 'kdump $got'"
+			flag "$name: expected 'kdump $want', got 'kdump $got'"
 			bad=1
 		fi
 	done < <(sed -n 's/^kdump //p' "$dir/results" 2>/dev/null)
@@ -493,7 +506,7 @@ check_capture() {
 	local dir=$1 want=$2 dumps d ok=0 f
 	dumps=$(dump_dirs "$dir")
 	if [ "$want" = unmounted ]; then
-		[ -z "$dumps" ] || { note "a dump directory exists: $dumps"; ok=1; }
+		[ -z "$dumps" ] || { flag "a dump directory exists: $dumps"; ok=1; }
 		sed -n 's/^oopslimit-reason: //p' "$dir/console.log" | tr -d '\r' >"$dir/console-reason.json"
 		jq -e . "$dir/console-reason.json" >/dev/null 2>&1 || { note "no reason.json on the console"; return 1; }
 		reports[capture]=$dir/console-reason.json
@@ -507,24 +520,24 @@ check_capture() {
 	reports[capture]=$d/reason.json
 	note "dump directory: $d ($(cd "$d" && echo *))"
 	for f in vmcore-dmesg.txt reason.json reason.txt; do
-		[ -s "$d/$f" ] || { note "no $f"; ok=1; }
+		[ -s "$d/$f" ] || { flag "no $f"; ok=1; }
 	done
 	if [ "$want" = complete ]; then
-		[ ! -e "$d/vmcore-incomplete" ] || { note "vmcore-incomplete left behind"; ok=1; }
-		[ -s "$d/makedumpfile.log" ] || { note "no makedumpfile.log"; ok=1; }
+		[ ! -e "$d/vmcore-incomplete" ] || { flag "vmcore-incomplete left behind"; ok=1; }
+		[ -s "$d/makedumpfile.log" ] || { flag "no makedumpfile.log"; ok=1; }
 		if [ "$(head -c 8 "$d/vmcore" 2>/dev/null)" != "KDUMP   " ]; then
-			note "vmcore is not a kdump-compressed dump"
+			flag "vmcore is not a kdump-compressed dump"
 			ok=1
 		elif [ "$(jq -r .capture.dump_bytes "$d/reason.json" 2>/dev/null)" != "$(stat -c %s "$d/vmcore")" ]; then
-			note "reason.json's dump_bytes differs from the vmcore's size"
+			flag "reason.json's dump_bytes differs from the vmcore's size"
 			ok=1
 		else
 			note "vmcore: $(stat -c %s "$d/vmcore") bytes, saved in $(jq -r .capture.seconds "$d/reason.json") s"
 			the_dump=$d/vmcore
 		fi
 	else
-		[ ! -e "$d/vmcore" ] || { note "a vmcore exists after a failed capture"; ok=1; }
-		[ -e "$d/vmcore-incomplete" ] || { note "no vmcore-incomplete"; ok=1; }
+		[ ! -e "$d/vmcore" ] || { flag "a vmcore exists after a failed capture"; ok=1; }
+		[ -e "$d/vmcore-incomplete" ] || { flag "no vmcore-incomplete"; ok=1; }
 		the_dump=$d/vmcore-incomplete
 	fi
 	return $ok
@@ -597,13 +610,13 @@ crash_session() {
 		note "$name: crash ended with status $rc: $(tail -n 3 "$out/log" | tr '\n' ' ')"
 		return 1
 	fi
-	grep -q 'decimal: 42' "$out/alive" || { note "$name: the crash session did not go on after oopslimit"; bad=1; }
+	grep -q 'decimal: 42' "$out/alive" || { flag "$name: the crash session did not go on after oopslimit"; bad=1; }
 	if LC_ALL=C grep -q '[^[:print:]]' "$out/text" "$out/verbose" "$out/json"; then
-		note "$name: non-printable bytes in crash's output"
+		flag "$name: non-printable bytes in crash's output"
 		bad=1
 	fi
 	if grep -Eqi 'error|invalid' "$out/text" "$out/verbose"; then
-		note "$name: 'error' or 'invalid' in the output: $(grep -Ehi 'error|invalid' "$out/text" "$out/verbose" | head -n 1)"
+		flag "$name: 'error' or 'invalid' in the output: $(grep -Ehi 'error|invalid' "$out/text" "$out/verbose" | head -n 1)"
 		bad=1
 	fi
 	sed 's/^/#   | /' "$out/text"
@@ -678,7 +691,7 @@ read_with_all() {
 		if "$reason_bin" -j "$run_dir/host.json" "$read_dump" 2>"$run_dir/host.err"; then
 			reports[host]=$run_dir/host.json
 		else
-			note "$name: oopslimit-reason failed on the dump: $(tail -n 1 "$run_dir/host.err")"
+			flag "$name: oopslimit-reason failed on the dump: $(tail -n 1 "$run_dir/host.err")"
 			bad=1
 		fi
 	fi
@@ -687,7 +700,7 @@ read_with_all() {
 
 # judge_reports F: the reports valid and in agreement, crash's against drgn.
 judge_reports() {
-	local f=$1 bad=0 out args=() who
+	local f=$1 bad=0 out args=() who line
 	for who in capture host crash; do
 		[ -z "${reports[$who]:-}" ] || args+=("$who=${reports[$who]}")
 	done
@@ -695,7 +708,7 @@ judge_reports() {
 		if out=$(compare_reports "${args[@]}"); then
 			note "$name: ${#args[@]} report(s) valid and in agreement: ${args[*]%%=*}"
 		else
-			printf '%s\n' "$out" | sed "s/^/# $name: /"
+			while IFS= read -r line; do flag "$name: $line"; done <<<"$out"
 			bad=1
 		fi
 	fi
@@ -703,7 +716,7 @@ judge_reports() {
 		if out=$(drgn_check); then
 			note "$name: $out"
 		else
-			printf '%s\n' "$out" | sed "s/^/# $name: /"
+			while IFS= read -r line; do flag "$name: $line"; done <<<"$out"
 			bad=1
 		fi
 	fi
@@ -729,32 +742,32 @@ check_reports() {
 				n=$((n + 1))
 				got=$(jq -r ".$arg1" "${reports[$who]}" 2>&1 || true)
 				[ "$got" = "$argrest" ] ||
-					{ note "$name: $who's report has $arg1 '$got', expected '$argrest'"; bad=1; }
+					{ flag "$name: $who's report has $arg1 '$got', expected '$argrest'"; bad=1; }
 			done
-			[ $n -gt 0 ] || { note "$name: expect $what $arg1: no report to check"; bad=1; } ;;
+			[ $n -gt 0 ] || { flag "$name: expect $what $arg1: no report to check"; bad=1; } ;;
 		text)
 			got=$(text_value "$run_dir/crash/text" "$arg1")
-			[ "$got" = "$argrest" ] || { note "$name: $arg1 is '$got', expected '$argrest'"; bad=1; } ;;
+			[ "$got" = "$argrest" ] || { flag "$name: $arg1 is '$got', expected '$argrest'"; bad=1; } ;;
 		textin)
 			grep -E "^ *$arg1: " "$run_dir/crash/text" | grep -qF -- "$argrest" ||
-				{ note "$name: no '$arg1:' line with '$argrest'"; bad=1; } ;;
+				{ flag "$name: no '$arg1:' line with '$argrest'"; bad=1; } ;;
 		sys)
 			want="$arg1${argrest:+ $argrest}"
 			got=$(text_value "$run_dir/crash/sys" PANIC)
-			[ "$got" = "$want" ] || { note "$name: sys PANIC is '$got', expected '$want'"; bad=1; }
+			[ "$got" = "$want" ] || { flag "$name: sys PANIC is '$got', expected '$want'"; bad=1; }
 			note "$name: crash's sys says PANIC: $got" ;;
 		refused)
 			want="$arg1${argrest:+ $argrest}"
 			if [ "${crash_rc:-0}" -ge 1 ] && [ "${crash_rc:-0}" -lt 128 ] && grep -qF -- "$want" "$run_dir/crash/log"; then
 				note "$name: crash refused the dump: $(grep -m1 -F -- "$want" "$run_dir/crash/log")"
 			else
-				note "$name: expected crash to refuse with '$want'; status ${crash_rc:-?}"
+				flag "$name: expected crash to refuse with '$want'; status ${crash_rc:-?}"
 				bad=1
 			fi ;;
 		kaslr)
 			got=$(jq -r .kaslr_offset "$run_dir/drgn.json" 2>/dev/null || echo '?')
 			if { [ "$arg1" = yes ] && [ "$got" = 0 ]; } || { [ "$arg1" = no ] && [ "$got" != 0 ]; } || [ "$got" = '?' ]; then
-				note "$name: expected kaslr $arg1, drgn's KASLR offset is $got"
+				flag "$name: expected kaslr $arg1, drgn's KASLR offset is $got"
 				bad=1
 			fi ;;
 		vmcoreinfo)
@@ -782,7 +795,7 @@ check_vmcoreinfo() {
 		if [ "$got" = "vmcoreinfo $want" ]; then
 			note "$name: SYMBOL($sym)=$want"
 		else
-			note "$name: SYMBOL($sym) read as '$got', System.map + offset is $want"
+			flag "$name: SYMBOL($sym) read as '$got', System.map + offset is $want"
 			ok=1
 		fi
 	done
@@ -849,7 +862,7 @@ run_scenario() {
 		elif [ -e "$source_dir/dump.elf" ]; then
 			the_dump=$source_dir/dump.elf
 		else
-			note "$name: $src left no dump"
+			flag "$name: $src left no dump"
 			bad=1
 		fi
 	else
@@ -871,10 +884,67 @@ run_scenario() {
 	if [ -n "$the_dump" ]; then
 		read_with_all "$f" || bad=1
 	elif grep -Eq '^expect[[:space:]]+(crash|text|textin|sys|refused|kaslr)[[:space:]]' "$f"; then
-		note "$name: no dump for crash to read"
+		flag "$name: no dump for crash to read"
 		bad=1
 	fi
 	judge_reports "$f" || bad=1
 	check_reports "$f" || bad=1
 	if [ $bad -eq 0 ]; then result OK "scenario $name"; else result FAIL "scenario $name"; fi
+}
+
+# run_scenarios FILE...: runs the scenarios, OOPSLIMIT_JOBS of them at a time
+# (default: one a core; each TCG guest keeps one core busy), those that read
+# another's dump after the others, and reports each in the order given, as
+# run_scenario would.  The Debian guest image is built first, once.
+run_scenarios() {
+	local jobs=${OOPSLIMIT_JOBS:-$(nproc)} f out i n=0 phase files=()
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "OOPSLIMIT_JOBS must be a number, not '$jobs'"
+	out=$(mktemp -d)
+	for f in "$@"; do need_debian "$f"; done
+	for phase in boot dump-of; do
+		files=()
+		for f in "$@"; do
+			if grep -q '^dump-of[[:space:]]' "$f"; then
+				[ "$phase" = dump-of ] && files+=("$f")
+			else
+				[ "$phase" = boot ] && files+=("$f")
+			fi
+		done
+		for i in "${!files[@]}"; do
+			# a free slot: wait for any job to end
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+				wait -n || true
+			done
+			(
+				t0=$(now_ms)
+				scenario_child=1
+				run_scenario "${files[i]}" >"$out/$((n + i)).tap" 2>&1 || true
+				printf '%s\n' $(($(now_ms) - t0)) >"$out/$((n + i)).ms"
+			) &
+		done
+		wait
+		# the results, in order, through this shell's result() and note()
+		for i in "${!files[@]}"; do
+			scenario_replay "$out/$((n + i)).tap" "$(cat "$out/$((n + i)).ms" 2>/dev/null || echo 0)"
+		done
+		n=$((n + ${#files[@]}))
+	done
+	rm -rf "$out"
+}
+
+# scenario_replay FILE MS: one job's output as this shell's notes and results
+# (a job's own numbering replaced by this shell's); MS is how long it ran.
+scenario_replay() {
+	local line state
+	while IFS= read -r line; do
+		case $line in
+		'ok '* | 'not ok '*)
+			[[ $line == ok* ]] && state=OK || state=FAIL
+			test_t0=$(($(now_ms) - $2))
+			result "$state" "${line#* - }" ;;
+		'#! '*) flag "${line#\#! }" ;;
+		'# '*) note "${line#\# }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$1"
 }

@@ -75,10 +75,11 @@ kernel_checks() {
 [ -n "$only" ] || kernel_checks
 
 # --- scenarios --------------------------------------------------------------------------
-for s in "${scenarios[@]}"; do
-	run_scenario "$s"
-done
-[ -n "$only" ] && tap_end
+run_scenarios "${scenarios[@]}"
+if [ -n "$only" ]; then
+	tap_end
+	exit 0
+fi
 
 # "help oopslimit" in crash's layout, from a session of the scenarios.
 help=$(find "$OOPSLIMIT_CACHE/runs" -path '*/crash/help' -size +0 2>/dev/null | head -n 1)
