@@ -243,8 +243,7 @@ scenario_setup >&2
 # (a comment of the run, not a note of its first test)
 printf '# verifying %s (%s) with %d scenarios in the %s guest\n' "$release" "${debdir:-$bz}" ${#scenarios[@]} $guest
 
-for s in "${scenarios[@]}"; do
-	run_scenario "$s"
-done
+# (OOPSLIMIT_JOBS at a time, a core each by default)
+run_scenarios "${scenarios[@]}"
 [ -z "$junit" ] || junit_write "$junit" "oopslimit verify $release"
 tap_end
