@@ -211,7 +211,8 @@ scenario_order() {
 # remembers it with its time, its notes and (failing) its first note, for
 # junit_write.
 passed=0 failed=0 t=0 pending_notes='' test_t0=''
-tap_names=() tap_states=() tap_notes=() tap_failures=() tap_secs=()
+tap_names=() tap_states=() tap_notes=() tap_failures=() tap_excerpts=() tap_secs=()
+suite_t0=$(now_ms)
 test_begin() {
 	test_t0=$(now_ms)
 }
@@ -221,8 +222,9 @@ result() { # result OK|FAIL NAME
 	tap_states+=("$1")
 	tap_notes+=("$pending_notes")
 	tap_failures+=("$pending_failure")
+	tap_excerpts+=("$pending_excerpt")
 	tap_secs+=("$(since "${test_t0:-$(now_ms)}")")
-	pending_notes='' pending_failure='' test_t0=$(now_ms)
+	pending_notes='' pending_failure='' pending_excerpt='' test_t0=$(now_ms)
 	if [ "$1" = OK ]; then
 		passed=$((passed + 1))
 		printf 'ok %d - %s\n' "$t" "$2"
@@ -237,7 +239,19 @@ note() {
 }
 # flag TEXT: a note that says what went wrong; the first one of a test is its
 # JUnit failure message.
-pending_failure=''
+pending_failure='' pending_excerpt=''
+# excerpt FILE: the end of a log, for the JUnit failure text (not printed).
+excerpt() {
+	local line
+	[ -r "$1" ] || return 0
+	while IFS= read -r line; do
+		if [ -n "${scenario_child:-}" ]; then
+			printf '#~ %s\n' "$line"
+		else
+			pending_excerpt+="$line"$'\n'
+		fi
+	done < <(tail -n 30 "$1" | tr -d '\r')
+}
 flag() {
 	if [ -n "${scenario_child:-}" ]; then
 		# a job of run_scenarios: marked, for scenario_replay
@@ -260,19 +274,23 @@ xml_escape() {
 # each testcase with its time, a failing one with a failure element whose
 # message is the first thing flagged and whose text is all its notes.
 junit_write() {
-	local file=$1 suite i total=0 msg
+	local file=$1 suite class i msg text
 	suite=$(xml_escape "$2")
-	for i in "${!tap_secs[@]}"; do total=$(awk -v a="$total" -v b="${tap_secs[i]}" 'BEGIN { printf "%.1f", a + b }'); done
+	# a class name without dots: dashboards split a dotted one into packages
+	class=$(tr -c 'A-Za-z0-9_\n-' '_' <<<"$2")
 	{
 		printf '<?xml version="1.0" encoding="UTF-8"?>\n'
-		printf '<testsuite name="%s" tests="%d" failures="%d" time="%s">\n' "$suite" "$t" "$failed" "$total"
+		printf '<testsuite name="%s" tests="%d" failures="%d" errors="0" skipped="0" time="%s" timestamp="%s" hostname="%s">\n' \
+			"$suite" "$t" "$failed" "$(since "$suite_t0")" "$(date -u +%Y-%m-%dT%H:%M:%S)" "$(xml_escape "$(hostname)")"
 		for i in "${!tap_names[@]}"; do
-			printf '  <testcase classname="%s" name="%s" time="%s">\n' "$suite" \
+			printf '  <testcase classname="%s" name="%s" time="%s">\n' "$class" \
 				"$(xml_escape "${tap_names[i]}")" "${tap_secs[i]}"
 			if [ "${tap_states[i]}" != OK ]; then
 				msg=${tap_failures[i]:-${tap_names[i]} failed}
-				printf '    <failure message="%s">%s</failure>\n' "$(xml_escape "$msg")" \
-					"$(xml_escape "${tap_notes[i]}")"
+				text=${tap_notes[i]}
+				[ -z "${tap_excerpts[i]}" ] || text+=$'\n--- the console, last lines ---\n'${tap_excerpts[i]}
+				printf '    <failure message="%s" type="scenario">%s</failure>\n' "$(xml_escape "$msg")" \
+					"$(xml_escape "$text")"
 			fi
 			printf '    <system-out>%s</system-out>\n  </testcase>\n' "$(xml_escape "${tap_notes[i]}")"
 		done
@@ -889,6 +907,7 @@ run_scenario() {
 	fi
 	judge_reports "$f" || bad=1
 	check_reports "$f" || bad=1
+	[ $bad -eq 0 ] || excerpt "$run_dir/console.log"
 	if [ $bad -eq 0 ]; then result OK "scenario $name"; else result FAIL "scenario $name"; fi
 }
 
@@ -943,6 +962,7 @@ scenario_replay() {
 			test_t0=$(($(now_ms) - $2))
 			result "$state" "${line#* - }" ;;
 		'#! '*) flag "${line#\#! }" ;;
+		'#~ '*) pending_excerpt+="${line#\#~ }"$'\n' ;;
 		'# '*) note "${line#\# }" ;;
 		*) printf '%s\n' "$line" ;;
 		esac
