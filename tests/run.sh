@@ -91,6 +91,29 @@ else
 	result FAIL "help oopslimit: NAME, SYNOPSIS, DESCRIPTION, EXAMPLE"
 fi
 
+# --- the packaged extension ------------------------------------------------------------------
+# crash-oopslimit as a user gets it: the .deb unpacked (nothing installed
+# on this machine), its extension loaded by crash -x on a capture, giving the
+# report the capture kernel wrote.
+rc=0
+debs=$("$OOPSLIMIT_TOP/scripts/deb.sh" 2>"$scratch/deb.err") || rc=$?
+ext_deb=$(grep '/crash-oopslimit_[^/]*\.deb$' <<<"$debs" || true)
+cap=$(find "$OOPSLIMIT_CACHE/runs/kdump-oops-limit" -name vmcore 2>/dev/null | head -n 1)
+if [ $rc -eq 0 ] && [ -n "$ext_deb" ] && [ -n "$cap" ] && dpkg-deb -x "$ext_deb" "$scratch/pkg" &&
+	[ -f "$scratch/pkg/usr/lib/crash/extensions/oopslimit.so" ]; then
+	printf 'oopslimit -j > %s/pkg.json\nq\n' "$scratch" >"$scratch/pkg.cmd"
+	CRASH_EXTENSIONS=$scratch/pkg/usr/lib/crash/extensions crash -s -x --kaslr auto "$limits_dir/vmlinux" "$cap" \
+		-i "$scratch/pkg.cmd" </dev/null >"$scratch/pkg.log" 2>&1 || rc=$?
+	got=$(jq -c '[.reason, .oops_count, .oops_limit]' "$scratch/pkg.json" 2>/dev/null || echo none)
+	want=$(jq -c '[.reason, .oops_count, .oops_limit]' "$(dirname "$cap")/reason.json")
+	note "the packaged extension says $got, the capture's reason.json $want"
+	[ $rc -eq 0 ] && [ "$got" = "$want" ] || rc=1
+else
+	note "no crash-oopslimit package or no kdump-oops-limit capture: $(tail -n 1 "$scratch/deb.err")"
+	rc=1
+fi
+check_result $rc "crash-oopslimit.deb: its extension, as packaged, reads a capture as the capture kernel did"
+
 # --- damaged dumps and fuzzing ------------------------------------------------------------
 # Every damaged variant of a kdump capture (truncations, header fields,
 # flipped bytes, bitmap bits, VMCOREINFO edits, wrong file types; seeded)
