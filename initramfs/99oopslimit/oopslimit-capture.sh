@@ -52,17 +52,28 @@ finish() {
 	exit 0
 }
 
+# to_console: standard input to the console, each line starting
+# "oopslimit-reason: ".  Kernel messages are held back meanwhile (console
+# log level 1; they stay in the log), since one printed in the middle of a
+# line would break the JSON that whoever reads the console parses.
+to_console() {
+	level=$(cut -f1 /proc/sys/kernel/printk 2>/dev/null) || level=''
+	echo 1 >/proc/sys/kernel/printk 2>/dev/null
+	sed -n '/[^ ]/s/^/oopslimit-reason: /p' >/dev/console 2>/dev/null
+	[ -z "$level" ] || echo "$level" >/proc/sys/kernel/printk 2>/dev/null
+}
+
 # report ARGS...: writes reason.json and reason.txt into $dir (or to the
 # console when there is no directory) with the capture facts in ARGS.
 report() {
 	if [ -n "${dir:-}" ]; then
 		oopslimit-reason -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
 			--time "$crash_time" "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
-		sed -n '/[^ ]/s/^/oopslimit-reason: /p' "$dir/reason.txt" >/dev/console 2>/dev/null
+		to_console <"$dir/reason.txt"
 	else
 		vmcore-dmesg /proc/vmcore >/tmp/vmcore-dmesg.txt 2>/dev/null
-		oopslimit-reason -l /tmp/vmcore-dmesg.txt -j - --time "$crash_time" "$@" /proc/vmcore |
-			sed -n '/[^ ]/s/^/oopslimit-reason: /p' >/dev/console
+		oopslimit-reason -l /tmp/vmcore-dmesg.txt -j - --time "$crash_time" "$@" /proc/vmcore >/tmp/reason.json
+		to_console </tmp/reason.json
 	fi
 }
 
