@@ -166,7 +166,8 @@ objects=1070
 shown=0
 while kill -0 "$build_pid" 2>/dev/null; do
 	sleep 1
-	what=$(grep -v '^ *$' "$log" 2>/dev/null | tail -n 1 | sed 's/^[a-z-]*\.sh: //' | cut -c1-60)
+	# (the step's log path is in build.log; a cut path helps nobody)
+	what=$(grep -v '^ *$' "$log" 2>/dev/null | tail -n 1 | sed 's/^[a-z-]*\.sh: //; s/ (log: [^)]*)//' | cut -c1-60)
 	progress=''
 	if [ -r "$kbuild_log" ] && [ "$kbuild_log" -nt "$log" ] && grep -q 'building limits kernel' "$log"; then
 		progress=", $(grep -c '^  CC ' "$kbuild_log" || true)/~$objects objects"
