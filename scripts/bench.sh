@@ -235,8 +235,7 @@ bench_analysis() {
 	fi
 }
 
-accel_name=$(cat "$OOPSLIMIT_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
-accel_name=${OOPSLIMIT_ACCEL:-$accel_name}
+accel_name=$(known_accel)
 for p in "${parts[@]}"; do
 	body=$work/part-$p.md.tmp
 	: >"$body"

@@ -35,7 +35,7 @@ debian_guest_setup() {
 }
 
 debian_guest_run() {
-	local dir=$1 plan=$2 conf=${3:-} rc=0 accel boot_id
+	local dir=$1 plan=$2 conf=${3:-} rc=0 accel
 	{ [ -n "${debian_image:-}" ] && [ -r "$debian_image/disk.img" ]; } ||
 		die "no Debian guest image: call debian_guest_setup first"
 	[ -r "$plan" ] || die "plan $plan not found"
@@ -51,8 +51,7 @@ debian_guest_run() {
 	cp --sparse=always "$debian_image/disk.img" "$dir/disk.img"
 	# The KVM probe boots the project's busybox guest; this kernel cannot
 	# answer it.  Use its answer if there is one, TCG otherwise.
-	boot_id=$(cat /proc/sys/kernel/random/boot_id)
-	accel=${OOPSLIMIT_ACCEL:-$(cat "$OOPSLIMIT_CACHE/accel.$boot_id" 2>/dev/null || echo tcg)}
+	accel=$(known_accel)
 	local crashkernel=${debian_crashkernel-256M}
 	OOPSLIMIT_ACCEL=$accel "$OOPSLIMIT_TOP/scripts/qemu-run.sh" -R -N \
 		-k "$debian_image/vmlinuz" -i "$debian_image/initrd.img" -d "$dir" -b "$dir/disk.img" \

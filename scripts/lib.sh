@@ -20,6 +20,23 @@ say() {
 	printf '%s: %s\n' "$prog" "$*" >&2
 }
 
+# accel_memo: the file in which qemu-run.sh remembers, for this host boot,
+# whether KVM works here ("kvm" or "tcg").
+accel_memo() {
+	printf '%s/accel.%s\n' "$OOPSLIMIT_CACHE" "$(cat /proc/sys/kernel/random/boot_id)"
+}
+
+# known_accel: the accelerator, without probing: OOPSLIMIT_ACCEL, else the
+# answer remembered for this host boot, else tcg.  For kernels that cannot
+# answer the probe (it boots the project's busybox guest) and for reports.
+known_accel() {
+	if [ -n "${OOPSLIMIT_ACCEL:-}" ]; then
+		printf '%s\n' "$OOPSLIMIT_ACCEL"
+	else
+		cat "$(accel_memo)" 2>/dev/null || echo tcg
+	fi
+}
+
 # sha256 of the named files, in the order given, as one short key.
 key_of() {
 	local f

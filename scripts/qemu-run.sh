@@ -89,15 +89,14 @@ qemu_boot() {
 }
 
 # Is KVM usable?  /dev/kvm can exist while guests hang under it, so ask a real
-# boot of this kernel, with no plan, to report back within 30 seconds.
+# boot of this kernel, with no plan, to report back within 10 seconds.
 pick_accel() {
 	if [ -n "${OOPSLIMIT_ACCEL:-}" ]; then
 		printf '%s\n' "$OOPSLIMIT_ACCEL"
 		return
 	fi
-	local cache boot_id
-	boot_id=$(cat /proc/sys/kernel/random/boot_id)
-	cache=$OOPSLIMIT_CACHE/accel.$boot_id
+	local cache
+	cache=$(accel_memo)
 	if [ ! -s "$cache" ]; then
 		local choice=tcg saved_rundir=$rundir
 		if [ -w /dev/kvm ]; then

@@ -235,7 +235,7 @@ if [ $guest = debian ]; then
 	# This kernel cannot answer the KVM probe scenario_setup boots with the
 	# busybox guest: take what the Debian runs take (debian-guest.sh), the
 	# answer remembered for this host boot or TCG, and probe nothing.
-	OOPSLIMIT_ACCEL=${OOPSLIMIT_ACCEL:-$(cat "$OOPSLIMIT_CACHE/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)}
+	OOPSLIMIT_ACCEL=$(known_accel)
 	export OOPSLIMIT_ACCEL
 fi
 baseline_dir=''
