@@ -526,12 +526,12 @@ check_capture() {
 	if [ "$want" = unmounted ]; then
 		[ -z "$dumps" ] || { flag "a dump directory exists: $dumps"; ok=1; }
 		sed -n 's/^oopslimit-reason: //p' "$dir/console.log" | tr -d '\r' >"$dir/console-reason.json"
-		jq -e . "$dir/console-reason.json" >/dev/null 2>&1 || { note "no reason.json on the console"; return 1; }
+		jq -e . "$dir/console-reason.json" >/dev/null 2>&1 || { flag "no reason.json on the console"; return 1; }
 		reports[capture]=$dir/console-reason.json
 		return $ok
 	fi
 	if [ "$(grep -c . <<<"$dumps")" -ne 1 ]; then
-		note "expected one dump directory, found: ${dumps:-none}"
+		flag "expected one dump directory, found: ${dumps:-none}"
 		return 1
 	fi
 	d=$dumps
@@ -625,7 +625,7 @@ crash_session() {
 	fi
 	note "$name: crash -x oopslimit: $(since "$t0") s (crash's start included)"
 	if [ $rc -ne 0 ] || [ ! -s "$out/text" ] || [ ! -s "$out/json" ]; then
-		note "$name: crash ended with status $rc: $(tail -n 3 "$out/log" | tr '\n' ' ')"
+		flag "$name: crash ended with status $rc: $(tail -n 3 "$out/log" | tr '\n' ' ')"
 		return 1
 	fi
 	grep -q 'decimal: 42' "$out/alive" || { flag "$name: the crash session did not go on after oopslimit"; bad=1; }
@@ -677,7 +677,7 @@ compare_reports() {
 # drgn_check: crash's values and addresses against drgn's reading.
 drgn_check() {
 	/usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$read_dump" "$read_vmlinux" >"$run_dir/drgn.json" \
-		2>"$run_dir/drgn.err" || { note "$name: drgn could not read the dump: $(tail -n 1 "$run_dir/drgn.err")"; return 1; }
+		2>"$run_dir/drgn.err" || { echo "drgn could not read the dump: $(tail -n 1 "$run_dir/drgn.err")"; return 1; }
 	/usr/bin/python3 - "$run_dir/drgn.json" "${reports[crash]}" <<-'EOF'
 		import json, sys
 		d = json.load(open(sys.argv[1]))
@@ -701,7 +701,7 @@ drgn_check() {
 read_with_all() {
 	local f=$1 bad=0
 	if ! damaged_copy "$f"; then
-		note "$name: cannot make the damaged copy"
+		flag "$name: cannot make the damaged copy"
 		return 1
 	fi
 	crash_session "$f" || bad=1
@@ -802,7 +802,7 @@ check_vmcoreinfo() {
 	running=$(sed -n 's/^record kallsyms._stext //p' "$source_dir/results")
 	linked=$(awk '$3 == "_stext" { print $1 }' "$kernel_dir/System.map")
 	if [ -z "$running" ] || [ -z "$linked" ] || [ ! -s "$run_dir/host.json" ]; then
-		note "$name: no _stext address or no report from oopslimit-reason to check VMCOREINFO"
+		flag "$name: no _stext address or no report from oopslimit-reason to check VMCOREINFO"
 		return 1
 	fi
 	offset=$((0x$running - 0x$linked))
