@@ -53,6 +53,8 @@
 #   drgn no               no drgn cross-check (a vmlinux that does not match)
 # Expectations (a scenario needs at least one):
 #   expect record NAME VALUE   the guest recorded NAME as VALUE
+#                         ({release} in VALUE, and in the TEXT of line, panic
+#                         and count, stands for the booted kernel's release)
 #   expect line TEXT      some line of the guest's results contains TEXT
 #   expect panic TEXT     the kernel panicked with exactly this message
 #   expect survived       the guest ran every step and no panic happened
@@ -454,7 +456,8 @@ boot_scenario() {
 
 # check_boot FILE DIR: the expectations on the guest's results and console.
 check_boot() {
-	local f=$1 dir=$2 bad=0 key what arg1 argrest line panic_line n
+	local f=$1 dir=$2 bad=0 key what arg1 argrest line panic_line n release
+	release=$(cat "$kernel_dir/kernelrelease" 2>/dev/null || true)
 	if ! grep -q '^booted ' "$dir/results" 2>/dev/null; then
 		flag "$name: the guest never reported (no 'booted' line in $dir/results)"
 		bad=1
@@ -465,6 +468,7 @@ check_boot() {
 	panic_line=$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r' || true)
 	while read -r key what arg1 argrest; do
 		[ "$key" = expect ] || continue
+		arg1=${arg1//\{release\}/$release} argrest=${argrest//\{release\}/$release}
 		case $what in
 		record)
 			line="record $arg1 $argrest"
