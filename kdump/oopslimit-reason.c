@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "../common/kallsyms.h"
+#include "../common/outfile.h"
 #include "../common/printk.h"
 #include "../common/report.h"
 #include "dump.h"
@@ -44,10 +46,14 @@ static const char usage[] =
 	"      --error TEXT     what went wrong while capturing\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
+	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
+	"                       (refused otherwise)\n"
 	"Without -j or -t the text report goes to standard output; -j - writes\n"
-	"JSON to standard output.  Exit status: 0 when the report was written,\n"
-	"1 when it could not be, 2 on bad usage, 3 when it was written but the\n"
-	"dump itself could not be read (dump_read_error says why).\n";
+	"JSON to standard output.  A file is replaced whole through a temporary\n"
+	"beside it; a device or FIFO (/dev/null, /dev/stdout) is written as it\n"
+	"is.  Exit status: 0 when the report was written, 1 when it could not\n"
+	"be, 2 on bad usage, 3 when it was written but the dump itself could\n"
+	"not be read (dump_read_error says why).\n";
 
 static void warnx(const char *fmt, ...)
 {
@@ -251,18 +257,19 @@ static void counters_from_log(struct ol_report *r)
 }
 
 /*
- * Writes the report to path: to path.tmp and renamed into place, or, when
- * the target has no room for another file, over the file reserved there
- * before the dump was written (padded with blanks, which JSON and text
- * readers ignore).
+ * Writes the report to path through common/outfile.c: a regular file
+ * through a unique temporary renamed into place, a device or FIFO as it
+ * is, a symbolic link or directory refused; when the target has no room
+ * for another file, over the file reserved there before the dump was
+ * written (padded with blanks, which JSON and text readers ignore).
  */
-static int write_report(const char *path, bool json, const struct ol_report *r, size_t reserve)
+static int write_report(const char *path, bool json, const struct ol_report *r, size_t reserve,
+			unsigned int flags)
 {
-	char *buf = NULL, tmp[4096];
+	char *buf = NULL, err[PATH_MAX + 256];
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	int fd, ok = -1;
-	struct stat st;
+	int ok;
 
 	if (!m) {
 		warnx("out of memory");
@@ -277,57 +284,31 @@ static int write_report(const char *path, bool json, const struct ol_report *r, 
 		free(buf);
 		return -1;
 	}
+	/* padding only for a file: a terminal or a pipe gets the report alone */
 	if (len < reserve && strcmp(path, "-") != 0) {
-		char *full = realloc(buf, reserve);
+		struct stat st;
 
-		if (!full) {
-			warnx("out of memory");
-			free(buf);
-			return -1;
-		}
-		buf = full;
-		memset(buf + len, ' ', reserve - len);
-		buf[reserve - 1] = '\n';
-		len = reserve;
-	}
-	if (strcmp(path, "-") == 0) {
-		ok = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : -1;
-		free(buf);
-		return ok;
-	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		warnx("path too long: %s", path);
-		free(buf);
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0 && write(fd, buf, len) == (ssize_t)len && fsync(fd) == 0 &&
-	    close(fd) == 0 && rename(tmp, path) == 0) {
-		free(buf);
-		return 0;
-	}
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
+		if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) {
+			char *full = realloc(buf, reserve);
 
-	fd = open(path, O_WRONLY);
-	if (fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size >= len) {
-		size_t pad = (size_t)st.st_size - len;
-		char *full = realloc(buf, len + pad);
-
-		if (full) {
+			if (!full) {
+				warnx("out of memory");
+				free(buf);
+				return -1;
+			}
 			buf = full;
-			memset(buf + len, ' ', pad);
-			if (pad)
-				buf[len + pad - 1] = '\n';
-			if (pwrite(fd, buf, len + pad, 0) == (ssize_t)(len + pad) && fsync(fd) == 0)
-				ok = 0;
+			memset(buf + len, ' ', reserve - len);
+			buf[reserve - 1] = '\n';
+			len = reserve;
 		}
 	}
-	if (ok != 0)
-		warnx("cannot write %s: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
+	ok = ol_write_file(path, buf, len, flags, err, sizeof(err)) == OL_OUT_FAILED ? -1 : 0;
+	if (ok != 0) {
+		if (errno == ELOOP)
+			warnx("%s; --follow-symlinks writes the file it leads to", err);
+		else
+			warnx("%s", err);
+	}
 	free(buf);
 	return ok;
 }
@@ -354,6 +335,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "error", required_argument, NULL, 'e' },
 		{ "reserve", required_argument, NULL, 'r' },
+		{ "follow-symlinks", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -365,6 +347,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	int c, rc = 0;
 	long reserve = 0;
+	unsigned int wflags = 0;
 
 	ol_report_init(&r, PROG);
 	while ((c = getopt_long(argc, argv, "l:j:t:h", opts, NULL)) != -1) {
@@ -414,6 +397,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'F':
+			wflags |= OL_OUT_FOLLOW;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -458,9 +444,9 @@ int main(int argc, char **argv)
 
 	if (!json && !text)
 		text = "-";
-	if (json && write_report(json, true, &r, (size_t)reserve) != 0)
+	if (json && write_report(json, true, &r, (size_t)reserve, wflags) != 0)
 		rc = 1;
-	if (text && write_report(text, false, &r, (size_t)reserve) != 0)
+	if (text && write_report(text, false, &r, (size_t)reserve, wflags) != 0)
 		rc = 1;
 	/* a report of a dump that could not be opened is written, and said so */
 	if (rc == 0 && !dumpf)
