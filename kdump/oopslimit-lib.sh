@@ -25,6 +25,8 @@
 #   ol_capture_args             the oopslimit.*= words for the capture kernel
 #   ol_capture_parse WORDS...   sets the capture settings from such words,
 #                               defaults for those missing
+#   ol_write_atomic FILE        standard input into FILE, whole or not at all;
+#                               false with $ol_error when it cannot be
 
 # Every key, in the order kdump.conf describes them.
 OL_CONF_KEYS='target mount_options path mount_wait compress dump_level final_action kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn'
@@ -230,4 +232,33 @@ ol_capture_parse() {
 		oopslimit.final=*) ol_final=${_ol_arg#*=} ;;
 		esac
 	done
+}
+
+# --- writing a file -----------------------------------------------------------------
+# A regular FILE (or a name not there yet) is written through a temporary
+# with a unique name beside it (mktemp: O_EXCL, so never through a planted
+# link) and renamed over it, keeping the old file's mode; a device or FIFO
+# at the name is written as it is, never replaced; a symbolic link or a
+# directory is refused.
+ol_write_atomic() {
+	if [ -L "$1" ] || [ -d "$1" ]; then
+		ol_error="$1 is a symbolic link or a directory: not replaced"
+		return 1
+	fi
+	if [ -e "$1" ] && [ ! -f "$1" ]; then
+		cat >"$1" || { ol_error="cannot write $1"; return 1; }
+		return 0
+	fi
+	_ol_tmp=$(mktemp "$1.tmp.XXXXXX") || { ol_error="cannot make a temporary file beside $1"; return 1; }
+	if [ -f "$1" ]; then
+		chmod --reference="$1" "$_ol_tmp" 2>/dev/null || chmod 644 "$_ol_tmp"
+	else
+		chmod 644 "$_ol_tmp"
+	fi
+	if cat >"$_ol_tmp" && mv -fT "$_ol_tmp" "$1"; then
+		return 0
+	fi
+	rm -f "$_ol_tmp"
+	ol_error="cannot write $1"
+	return 1
 }

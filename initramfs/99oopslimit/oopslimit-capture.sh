@@ -32,6 +32,11 @@ say() {
 ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
 mount_wait=$ol_mount_wait final=$ol_final
+# Scratch files (the log before there is a directory for it, makedumpfile's
+# messages): a directory of this run's own, never fixed names in /tmp.
+work=$(mktemp -d /tmp/oopslimit-capture.XXXXXX) || work=''
+[ -n "$work" ] || say "warning: no scratch directory in /tmp; makedumpfile's messages are not kept"
+mdlog=${work:+$work/makedumpfile.log}
 
 # The drivers between this kernel and the dump target (the disk's bus and
 # disk drivers, its file system), found when the image was built; a kernel
@@ -71,9 +76,12 @@ report() {
 			--time "$crash_time" "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
 		to_console <"$dir/reason.txt"
 	else
-		vmcore-dmesg /proc/vmcore >/tmp/vmcore-dmesg.txt 2>/dev/null
-		oopslimit-reason -l /tmp/vmcore-dmesg.txt -j - --time "$crash_time" "$@" /proc/vmcore >/tmp/reason.json
-		to_console </tmp/reason.json
+		log=''
+		if [ -n "$work" ] && vmcore-dmesg /proc/vmcore >"$work/vmcore-dmesg.txt" 2>/dev/null; then
+			log=$work/vmcore-dmesg.txt
+		fi
+		# without the log, the recorder reads the dump's own ring buffer
+		oopslimit-reason ${log:+-l "$log"} -j - --time "$crash_time" "$@" /proc/vmcore | to_console
 	fi
 }
 
@@ -116,11 +124,8 @@ fi
 say "dump directory: $path/$stamp on $source"
 
 # --- the log, then a first report that a full target cannot lose ---------------------
-if vmcore-dmesg /proc/vmcore >"$dir/vmcore-dmesg.txt.tmp" 2>/dev/null; then
-	mv "$dir/vmcore-dmesg.txt.tmp" "$dir/vmcore-dmesg.txt"
-else
-	say "warning: vmcore-dmesg could not read the log"
-	rm -f "$dir/vmcore-dmesg.txt.tmp"
+if ! vmcore-dmesg /proc/vmcore 2>/dev/null | ol_write_atomic "$dir/vmcore-dmesg.txt"; then
+	say "warning: vmcore-dmesg could not read the log, or it could not be saved"
 fi
 report --capture "in progress" --reserve 16384 --error "the capture did not finish"
 
@@ -128,13 +133,13 @@ report --capture "in progress" --reserve 16384 --error "the capture did not fini
 t0=$(date +%s%N)
 # shellcheck disable=SC2046  # the collector options are words by design
 makedumpfile $(echo "$collector" | tr , ' ') /proc/vmcore "$dir/vmcore-incomplete" \
-	>/tmp/makedumpfile.log 2>&1
+	>"${mdlog:-/dev/null}" 2>&1
 rc=$?
 sync
 t1=$(date +%s%N)
 secs=$(((t1 - t0) / 1000000))
 secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
-tail -n 3 /tmp/makedumpfile.log 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+[ -z "$mdlog" ] || tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
 
 if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
 	sync
@@ -142,11 +147,11 @@ if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
 	report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs"
 else
 	# the first line that names the trouble, not the closing "makedumpfile Failed."
-	err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" /tmp/makedumpfile.log 2>/dev/null)
+	err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null)
 	say "error: makedumpfile failed with status $rc: $err"
 	report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
 		--seconds "$secs" --error "makedumpfile failed: ${err:-status $rc}"
 fi
 # makedumpfile's own messages, for triage (best effort: the target may be full)
-cp /tmp/makedumpfile.log "$dir/makedumpfile.log" 2>/dev/null || rm -f "$dir/makedumpfile.log"
+[ -z "$mdlog" ] || ol_write_atomic "$dir/makedumpfile.log" <"$mdlog" 2>/dev/null || rm -f "$dir/makedumpfile.log"
 finish
