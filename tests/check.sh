@@ -102,6 +102,8 @@ static_checks() {
 	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/#   /'
 	check_result $ok "oopslimit-reason and oopslimit.so build with -Wall -Wextra -Werror; make install DESTDIR= places the extension"
 
+	writer_checks "$unit"
+
 	# The schema: valid, exactly the variables of vars.def, and every report
 	# the unit tests wrote (report-test --json) and the recorder's report of a
 	# log without a dump validate against it.
@@ -146,6 +148,55 @@ static_checks() {
 	expect_build_error "a tree the series does not fit" "$(fake_tree 6 1 0)" "does not fit this tree"
 }
 
+# writer_checks DIR: no writer in the tree uses a predictable temporary
+# name (tests/tempnames.sh, itself shown to catch one of each kind), and
+# the recorder built in DIR writes to a device as it is and refuses a
+# symbolic link with one line, the file it leads to untouched.
+writer_checks() {
+	local dir=$1 fix=$OOPSLIMIT_TOP/tests/tempnames out rc err
+	if out=$("$OOPSLIMIT_TOP/tests/tempnames.sh" 2>&1); then
+		result OK "no writer in the tree uses a predictable temporary name"
+	else
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		result FAIL "no writer in the tree uses a predictable temporary name"
+	fi
+	rc=0
+	out=$("$OOPSLIMIT_TOP/tests/tempnames.sh" "$fix"/bad.sh "$fix"/bad.c 2>&1) || rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 4 ] && grep -q 'bad.sh:3: a fixed temporary' <<<"$out" &&
+		grep -q 'bad.sh:4: a fixed name under /tmp' <<<"$out" && grep -q 'bad.c:4: a fixed temporary' <<<"$out" &&
+		grep -q 'bad.c:5: tmpnam' <<<"$out"; then
+		result OK "tests/tempnames.sh finds each kind of predictable name in tests/tempnames/, and not comments or mktemp templates"
+	else
+		note "status $rc, said: $out"
+		result FAIL "tests/tempnames.sh finds each kind of predictable name in tests/tempnames/, and not comments or mktemp templates"
+	fi
+
+	# the recorder itself: -j /dev/null, then -j at a symbolic link
+	rc=0
+	"$dir/oopslimit-reason" -j /dev/null -t /dev/null -l "$OOPSLIMIT_TOP/tests/unit/warn-limit-dmesg.txt" \
+		/dev/null 2>/dev/null || rc=$?
+	if [ $rc -eq 3 ] && [ -c /dev/null ]; then
+		result OK "oopslimit-reason -j /dev/null -t /dev/null: written, /dev/null still a character device"
+	else
+		note "status $rc; /dev/null: $(ls -l /dev/null)"
+		result FAIL "oopslimit-reason -j /dev/null -t /dev/null: written, /dev/null still a character device"
+	fi
+	fix=$scratch_check/writer
+	mkdir -p "$fix"
+	printf 'keep me\n' >"$fix/victim"
+	ln -s "$fix/victim" "$fix/reason.json"
+	rc=0
+	err=$("$dir/oopslimit-reason" -j "$fix/reason.json" -l "$OOPSLIMIT_TOP/tests/unit/warn-limit-dmesg.txt" \
+		/dev/null 2>&1) || rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q 'is a symbolic link' <<<"$err" &&
+		[ "$(cat "$fix/victim")" = 'keep me' ] && [ -L "$fix/reason.json" ]; then
+		result OK "oopslimit-reason -j LINK: refused with one line, exit 1, the file it leads to untouched"
+	else
+		note "status $rc, said: $err"
+		result FAIL "oopslimit-reason -j LINK: refused with one line, exit 1, the file it leads to untouched"
+	fi
+}
+
 # expect_build_error NAME TARBALL TEXT
 expect_build_error() {
 	local err rc=0
@@ -159,7 +210,7 @@ expect_build_error() {
 		result FAIL "build rejects $1"
 	fi
 	# An unpacked pristine tree is complete by then; anything else is not.
-	if [ -n "$(find "$scratch_check/cache" -mindepth 1 -maxdepth 2 \( -name '*.tmp' -o -name 'stage.*' -o -name kernels -o -name work \) 2>/dev/null)" ]; then
+	if [ -n "$(find "$scratch_check/cache" -mindepth 1 -maxdepth 2 \( -name '*.tmp.*' -o -name 'stage.*' -o -name kernels -o -name work \) 2>/dev/null)" ]; then
 		note "a half-made tree or kernel was left in $scratch_check/cache"
 		result FAIL "build leaves nothing behind after rejecting $1"
 	fi
