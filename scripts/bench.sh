@@ -237,14 +237,13 @@ bench_analysis() {
 
 accel_name=$(known_accel)
 for p in "${parts[@]}"; do
-	body=$work/part-$p.md.tmp
-	: >"$body"
+	body=$(mktemp "$work/part-$p.md.tmp.XXXXXX")
 	t0=$(now_ms)
 	"bench_$p"
 	# shellcheck disable=SC2016  # backquotes are Markdown here
 	printf '_Command: `scripts/bench.sh -r %s %s`, %s s, %s._\n\n' "$runs" "$p" "$(since "$t0")" \
 		"$(date -u +%Y-%m-%d)" >>"$body"
-	mv "$body" "$work/part-$p.md"
+	mv -fT "$body" "$work/part-$p.md"
 done
 {
 	printf '# oopslimit benchmarks\n\n'
@@ -259,7 +258,6 @@ done
 	for p in oops capture crashkernel analysis; do
 		[ ! -e "$work/part-$p.md" ] || cat "$work/part-$p.md"
 	done
-} >"$out.tmp"
-mv "$out.tmp" "$out"
+} | ol_write_atomic "$out" || die "cannot write $out"
 say "wrote $out"
 cat "$out"

@@ -41,9 +41,10 @@ pristine=$OOPSLIMIT_CACHE/src/$tarball_key/linux
 # --- the pristine tree, unpacked once per tarball -----------------------------
 unpack_pristine() {
 	[ -e "$pristine/.oopslimit-complete" ] && return 0
-	local tmp=$OOPSLIMIT_CACHE/src/$tarball_key.tmp ver
-	rm -rf "$tmp" "$OOPSLIMIT_CACHE/src/$tarball_key"
-	mkdir -p "$tmp"
+	local tmp ver
+	rm -rf "$OOPSLIMIT_CACHE/src/$tarball_key"
+	mkdir -p "$OOPSLIMIT_CACHE/src"
+	tmp=$(mktemp -d "$OOPSLIMIT_CACHE/src/$tarball_key.tmp.XXXXXX") || die "cannot make a directory in $OOPSLIMIT_CACHE/src"
 	say "unpacking $OOPSLIMIT_TARBALL"
 	tar -xJf "$OOPSLIMIT_TARBALL" -C "$tmp" || die "cannot unpack $OOPSLIMIT_TARBALL"
 	set -- "$tmp"/*/Makefile
@@ -121,8 +122,10 @@ build_variant() {
 		say "copying the pristine tree for $variant"
 		rm -rf "$tree" "$obj"
 		mkdir -p "$(dirname "$tree")"
-		cp -a "$pristine" "$tree.tmp"
-		mv "$tree.tmp" "$tree"
+		local copy
+		copy=$(mktemp -d "$tree.tmp.XXXXXX") || die "cannot make a directory beside $tree"
+		cp -a "$pristine/." "$copy" || { rm -rf "$copy"; die "cannot copy $pristine"; }
+		mv -T "$copy" "$tree"
 		printf '%s\n' "$tarball_key" >"$tree/.oopslimit-pristine"
 		: >"$tree/.oopslimit-touched"
 	fi
@@ -158,19 +161,21 @@ build_variant() {
 		die "the $variant kernel did not build; log: $log"
 	fi
 
-	rm -rf "$out.tmp"
-	mkdir -p "$out.tmp"
-	cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/System.map" "$out.tmp/"
-	cp "$obj/.config" "$out.tmp/config"
-	make -s -C "$tree" O="$obj" kernelrelease >"$out.tmp/kernelrelease"
-	printf '%s\n' "$mode" >"$out.tmp/series-mode"
-	printf '%s\n' "$tree" >"$out.tmp/source"
-	touch "$out.tmp/.complete"
+	local new
+	mkdir -p "$(dirname "$out")"
+	new=$(mktemp -d "$out.tmp.XXXXXX") || die "cannot make a directory beside $out"
+	chmod 755 "$new"
+	cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/System.map" "$new/"
+	cp "$obj/.config" "$new/config"
+	make -s -C "$tree" O="$obj" kernelrelease >"$new/kernelrelease"
+	printf '%s\n' "$mode" >"$new/series-mode"
+	printf '%s\n' "$tree" >"$new/source"
+	touch "$new/.complete"
 	# Older builds of this variant are of no further use.
 	for f in "$OOPSLIMIT_CACHE/kernels/$variant"-*; do
-		[ "$f" = "$out.tmp" ] || rm -rf "$f"
+		[ "$f" = "$new" ] || rm -rf "$f"
 	done
-	mv "$out.tmp" "$out"
+	mv -T "$new" "$out"
 	say "$variant kernel built in $(since "$t0") s"
 	printf '%s\n' "$out"
 }

@@ -76,8 +76,7 @@ lines=$(policy_lines)
 	grep -v '^expect' <<<"$lines"
 	printf '%s\n' "expect  capture complete"
 	grep '^expect' <<<"$lines"
-} >"$scn.tmp"
-mv "$scn.tmp" "$scn"
+} | ol_write_atomic "$scn" || die "cannot write $scn"
 scenario_validate "$scn"
 
 # --- stages ------------------------------------------------------------------------------

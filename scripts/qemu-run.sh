@@ -110,8 +110,7 @@ pick_accel() {
 			rundir=$saved_rundir
 		fi
 		mkdir -p "$OOPSLIMIT_CACHE"
-		printf '%s\n' "$choice" >"$cache.tmp"
-		mv "$cache.tmp" "$cache"
+		printf '%s\n' "$choice" | ol_write_atomic "$cache" || die "cannot write $cache"
 	fi
 	cat "$cache"
 }
@@ -133,9 +132,9 @@ if [ -n "$dump" ]; then
 	while kill -0 "$qemu_pid" 2>/dev/null; do
 		if grep -q -- '---\[ end Kernel panic' "$rundir/console.log" ||
 			grep -qx holding "$rundir/results" 2>/dev/null; then
-			rm -f "$dump.tmp"
+			dump_tmp=$(mktemp "$dump.tmp.XXXXXX") || die "cannot make a file beside $dump"
 			# -p: with the guest's virtual addresses, which drgn needs
-			printf 'dump-guest-memory -p %s.tmp\n' "$dump" >&8
+			printf 'dump-guest-memory -p %s\n' "$dump_tmp" >&8
 			printf 'quit\n' >&8
 			break
 		fi
@@ -144,10 +143,11 @@ if [ -n "$dump" ]; then
 	rc=0
 	wait "$qemu_pid" || rc=$?
 	exec 8>&-
-	if [ -s "$dump.tmp" ] && [ $rc -eq 0 ]; then
-		mv "$dump.tmp" "$dump"
+	if [ -n "${dump_tmp:-}" ] && [ -s "$dump_tmp" ] && [ $rc -eq 0 ]; then
+		chmod 644 "$dump_tmp"
+		mv -fT "$dump_tmp" "$dump"
 	else
-		rm -f "$dump.tmp"
+		rm -f "${dump_tmp:-}"
 	fi
 else
 	qemu_boot "$accel" "$limit" -1

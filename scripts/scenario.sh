@@ -297,8 +297,7 @@ junit_write() {
 			printf '    <system-out>%s</system-out>\n  </testcase>\n' "$(xml_escape "${tap_notes[i]}")"
 		done
 		printf '</testsuite>\n'
-	} >"$file.tmp"
-	mv "$file.tmp" "$file"
+	} | ol_write_atomic "$file" || die "cannot write $file"
 }
 
 # tap_end: the plan line and the summary; fails when a test failed.

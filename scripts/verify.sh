@@ -208,13 +208,15 @@ done
 # the old place gone).
 kdir=$OOPSLIMIT_CACHE/verify/$(key_of "$bz" "$vmlinux")
 if [ ! -e "$kdir/kernelrelease" ] || [ ! "$kdir/vmlinux" -ef "$vmlinux" ]; then
-	rm -rf "$kdir" "$kdir.tmp"
-	mkdir -p "$kdir.tmp"
-	cp "$bz" "$kdir.tmp/bzImage"
-	ln -s "$(realpath "$vmlinux")" "$kdir.tmp/vmlinux"
-	nm -n "$vmlinux" >"$kdir.tmp/System.map"
-	printf '%s\n' "$release" >"$kdir.tmp/kernelrelease"
-	mv "$kdir.tmp" "$kdir"
+	rm -rf "$kdir"
+	mkdir -p "${kdir%/*}"
+	knew=$(mktemp -d "$kdir.tmp.XXXXXX") || die "cannot make a directory beside $kdir"
+	chmod 755 "$knew"
+	cp "$bz" "$knew/bzImage"
+	ln -s "$(realpath "$vmlinux")" "$knew/vmlinux"
+	nm -n "$vmlinux" >"$knew/System.map"
+	printf '%s\n' "$release" >"$knew/kernelrelease"
+	mv -T "$knew" "$kdir"
 fi
 limits_dir=$kdir
 if [ $guest = debian ]; then

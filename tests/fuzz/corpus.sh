@@ -17,11 +17,11 @@ n=0
 while IFS= read -r -d '' dump; do
 	dir=$(dirname "$dump")
 	name=$(printf '%s' "${dump#"$OOPSLIMIT_CACHE"/}" | tr -c 'A-Za-z0-9._-' '_')
-	tmp=$out/seeds/dump/.$name.tmp
+	tmp=$(mktemp "$out/seeds/dump/.$name.tmp.XXXXXX") || die "cannot make a file in $out/seeds/dump"
 	# a dump that cannot be read whole still gives the reads that worked
 	"$out/olread" -v -d -i "$tmp" "$dump" >/dev/null 2>&1 || true
 	if [ -s "$tmp" ]; then
-		mv "$tmp" "$out/seeds/dump/$name.img"
+		mv -fT "$tmp" "$out/seeds/dump/$name.img"
 		n=$((n + 1))
 	else
 		rm -f "$tmp"
