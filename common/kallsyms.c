@@ -8,8 +8,9 @@
  * 6.1) followed by that many token numbers; kallsyms_token_index gives each
  * of the 256 tokens' offset in kallsyms_token_table, where it is a
  * NUL-terminated string.  The first character of an expanded name is its
- * type letter.  kallsyms_offsets[i] is symbol i's address relative to
- * kallsyms_relative_base, in one of two encodings (see sym_addr()).
+ * type letter.  How kallsyms_offsets[i] (or kallsyms_addresses[i]) gives
+ * symbol i's address has changed between kernel versions: the encodings
+ * table below has a row for each.
  *
  * Nothing read from the dump is trusted: every count, index and length is
  * checked against a fixed bound before it is used.
@@ -77,7 +78,8 @@ struct tables {
 	const struct ol_mem *mem;
 	uint64_t names, names_end, token_table, token_index, offsets, addresses;
 	uint64_t relative_base;
-	bool has_relative;
+	bool has_offsets;	/* SYMBOL(kallsyms_offsets), else kallsyms_addresses */
+	bool has_base;		/* SYMBOL(kallsyms_relative_base): relative_base read */
 	uint32_t num_syms;
 	bool big_lengths;
 	const char *tok[256];
@@ -262,23 +264,64 @@ static void keep_match(struct ol_ksym *s, uint32_t idx, char type, uint32_t *kep
 }
 
 /*
- * Symbol i's address.  kallsyms_offsets holds, for each symbol, either
- * relative_base + (u32)offset, or with CONFIG_KALLSYMS_ABSOLUTE_PERCPU
- * (x86_64 SMP) an absolute value when the offset is not negative (the
- * per-CPU symbols) and relative_base - 1 - offset when it is.  Nothing in
- * the dump says which: the anchors decide.
+ * The ways the kernel has stored its symbols' addresses, one row each.  A
+ * dump says which table it has (SYMBOL(kallsyms_offsets) or
+ * SYMBOL(kallsyms_addresses)) and whether kallsyms_relative_base exists,
+ * not which encoding fills the table: every row its VMCOREINFO allows is
+ * tried, and the anchors (symbols VMCOREINFO also names) decide.
  */
-static uint64_t sym_addr(const struct tables *t, uint64_t raw, bool abs_percpu)
+enum encoding_form { ADDRESSES, BASE_RELATIVE, ABSOLUTE_PERCPU, PLACE_RELATIVE };
+
+static const struct encoding {
+	enum encoding_form form;
+	const char *name;	/* for the report's notes */
+	bool offsets;		/* a table of 32-bit offsets, not of addresses */
+	bool base;		/* needs kallsyms_relative_base */
+} encodings[] = {
+	/* kallsyms_addresses[i]: without CONFIG_KALLSYMS_BASE_RELATIVE */
+	{ ADDRESSES, "absolute addresses", false, false },
+	/* relative_base + (u32)offset: CONFIG_KALLSYMS_BASE_RELATIVE, 4.6 to 6.x */
+	{ BASE_RELATIVE, "base-relative offsets", true, true },
+	/*
+	 * CONFIG_KALLSYMS_ABSOLUTE_PERCPU (x86_64 SMP until it went in 6.15):
+	 * a non-negative offset is the address itself (the per-CPU
+	 * symbols), a negative one relative_base - 1 - offset
+	 */
+	{ ABSOLUTE_PERCPU, "absolute per-CPU offsets", true, true },
+	/*
+	 * 7.0 on: each entry relative to its own place in the table,
+	 * &kallsyms_offsets[i] + (s32)offset; there is no
+	 * kallsyms_relative_base any more
+	 */
+	{ PLACE_RELATIVE, "place-relative offsets", true, false },
+};
+#define NENCODINGS (sizeof(encodings) / sizeof(encodings[0]))
+
+static bool encoding_usable(const struct tables *t, const struct encoding *e)
+{
+	if (!e->offsets)
+		return !t->has_offsets;
+	return t->has_offsets && (!e->base || t->has_base);
+}
+
+/* Symbol idx's address from its raw table entry, in encoding e. */
+static uint64_t sym_addr(const struct tables *t, const struct encoding *e, uint32_t idx, uint64_t raw)
 {
 	int32_t off = (int32_t)(uint32_t)raw;
 
-	if (!t->has_relative)
-		return raw;
-	if (!abs_percpu)
+	switch (e->form) {
+	case BASE_RELATIVE:
 		return t->relative_base + (uint32_t)raw;
-	if (off >= 0)
-		return (uint64_t)off;
-	return t->relative_base - 1 - (uint64_t)(int64_t)off;
+	case ABSOLUTE_PERCPU:
+		if (off >= 0)
+			return (uint64_t)off;
+		return t->relative_base - 1 - (uint64_t)(int64_t)off;
+	case PLACE_RELATIVE:
+		return t->offsets + 4ull * idx + (uint64_t)(int64_t)off;
+	case ADDRESSES:
+	default:
+		return raw;
+	}
 }
 
 /* The raw table entry of symbol idx: a u32 offset or a u64 address. */
@@ -286,7 +329,7 @@ static int read_raw(const struct tables *t, uint32_t idx, uint64_t *raw)
 {
 	uint8_t b[8];
 
-	if (t->has_relative) {
+	if (t->has_offsets) {
 		if (t->mem->read(t->mem->ctx, t->offsets + 4ull * idx, b, 4) != 0)
 			return -1;
 		*raw = ol_le32(b);
@@ -303,7 +346,7 @@ static int read_raw(const struct tables *t, uint32_t idx, uint64_t *raw)
  * number that agree, or -1 when one of them contradicts it.
  */
 static int anchors_agree(const struct tables *t, const struct anchor *an,
-			 uint64_t (*raw)[4], bool abs_percpu, uint64_t delta)
+			 uint64_t (*raw)[4], const struct encoding *e, uint64_t delta)
 {
 	int agree = 0;
 	size_t a;
@@ -315,13 +358,26 @@ static int anchors_agree(const struct tables *t, const struct anchor *an,
 		if (!an[a].n || !an[a].vmci)
 			continue;
 		for (k = 0; k < an[a].n && k < 4; k++)
-			if (sym_addr(t, raw[a][k], abs_percpu) + delta == an[a].vmci)
+			if (sym_addr(t, e, an[a].idx[k], raw[a][k]) + delta == an[a].vmci)
 				any = true;
 		if (!any)
 			return -1;
 		agree++;
 	}
 	return agree;
+}
+
+/* Does any encoding the dump allows put one of anchor a's matches right? */
+static bool anchor_fits(const struct tables *t, const struct anchor *a, const uint64_t *raw)
+{
+	unsigned int k, e;
+
+	for (k = 0; k < a->n && k < 4; k++)
+		for (e = 0; e < NENCODINGS; e++)
+			if (encoding_usable(t, &encodings[e]) &&
+			    sym_addr(t, &encodings[e], a->idx[k], raw[k]) == a->vmci)
+				return true;
+	return false;
 }
 
 static int walk_names(struct tables *t, struct want *w, size_t nw, uint32_t (*kept_idx)[OL_KSYM_KEEP],
@@ -415,9 +471,14 @@ static int locate(struct tables *t, char *err, size_t errlen)
 		return -1;
 	rc = ol_vmci_symbol(mem, "kallsyms_offsets", &t->offsets);
 	if (rc == 0) {
-		if (need_symbol(mem, "kallsyms_relative_base", &t->relative_base, err, errlen))
+		t->has_offsets = true;
+		/* gone since 7.0, whose offsets are place-relative */
+		rc = ol_vmci_symbol(mem, "kallsyms_relative_base", &t->relative_base);
+		if (rc == OL_VMCI_BAD) {
+			fail(err, errlen, "SYMBOL(kallsyms_relative_base) in VMCOREINFO is not an address");
 			return -1;
-		t->has_relative = true;
+		}
+		t->has_base = rc == 0;
 	} else if (rc == OL_VMCI_BAD) {
 		fail(err, errlen, "SYMBOL(kallsyms_offsets) in VMCOREINFO is not an address");
 		return -1;
@@ -436,7 +497,7 @@ static int locate(struct tables *t, char *err, size_t errlen)
 		     t->num_syms ? "past any kernel's table" : "an empty table");
 		return -1;
 	}
-	if (t->has_relative) {
+	if (t->has_base) {
 		/* until now the variable's address, from here on its value */
 		uint64_t base_addr = t->relative_base;
 
@@ -465,15 +526,25 @@ int ol_kallsyms_find(const struct ol_mem *mem, struct ol_ksym *syms, size_t n,
 		     struct ol_kallsyms_info *info, char *err, size_t errlen)
 {
 	struct tables t = { .mem = mem };
-	struct want w[MAX_WANTED + NANCHORS];
-	uint32_t kept_idx[MAX_WANTED + NANCHORS][OL_KSYM_KEEP];
+	struct want w[MAX_WANTED + NANCHORS + 2];
+	uint32_t kept_idx[MAX_WANTED + NANCHORS + 2][OL_KSYM_KEEP];
+	/*
+	 * The initialized data section's bounds.  Up to 6.x kallsyms has nm's
+	 * type letters, 'd'/'D' for initialized data; the 7.x tables type it
+	 * 't'/'T' like text (bss keeps 'b'/'B').  A text-typed symbol between
+	 * _sdata and _edata is data, whatever the letter says.
+	 */
+	struct ol_ksym bounds[2] = { { .name = "_sdata" }, { .name = "_edata" } };
+	size_t nbounds_at;
+	uint64_t sdata = 0, edata = 0;
+	unsigned int retyped = 0;
 	struct anchor an[NANCHORS];
 	uint64_t raw[NANCHORS][4];
 	size_t nw = 0, i, a;
-	uint64_t delta = 0, kernel_offset = 0;
-	bool abs_percpu = false;
-	int agree_rel, agree_abs, best = 0, rc = -1;
-	unsigned int k;
+	uint64_t delta = 0, kernel_offset = 0, deltas[2] = { 0, 0 };
+	const struct encoding *enc = NULL, *first = NULL;
+	int agree, best = 0, rc = -1;
+	unsigned int k, e, d;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -493,6 +564,9 @@ int ol_kallsyms_find(const struct ol_mem *mem, struct ol_ksym *syms, size_t n,
 	memset(raw, 0, sizeof(raw));
 	for (i = 0; i < n; i++)
 		w[nw++] = (struct want){ syms[i].name, strlen(syms[i].name), &syms[i], -1 };
+	nbounds_at = nw;
+	for (i = 0; i < 2; i++)
+		w[nw++] = (struct want){ bounds[i].name, strlen(bounds[i].name), &bounds[i], -1 };
 	for (a = 0; a < NANCHORS; a++) {
 		if (ol_vmci_symbol(mem, anchor_names[a], &an[a].vmci) != 0 || !an[a].vmci)
 			continue;
@@ -517,20 +591,27 @@ int ol_kallsyms_find(const struct ol_mem *mem, struct ol_ksym *syms, size_t n,
 				     anchor_names[a]);
 				goto out;
 			}
-	agree_rel = anchors_agree(&t, an, raw, false, 0);
-	agree_abs = t.has_relative ? anchors_agree(&t, an, raw, true, 0) : -1;
-	if (agree_rel > 0 || agree_abs > 0) {
-		abs_percpu = agree_abs > agree_rel;
-		best = abs_percpu ? agree_abs : agree_rel;
-	} else if (ol_vmci_number(mem, "KERNELOFFSET", 16, &kernel_offset) == 0 &&
-		   kernel_offset) {
-		/* a table of link-time addresses: KASLR moved the kernel by KERNELOFFSET */
-		agree_rel = anchors_agree(&t, an, raw, false, kernel_offset);
-		agree_abs = t.has_relative ? anchors_agree(&t, an, raw, true, kernel_offset) : -1;
-		if (agree_rel > 0 || agree_abs > 0) {
-			abs_percpu = agree_abs > agree_rel;
-			best = abs_percpu ? agree_abs : agree_rel;
-			delta = kernel_offset;
+	/*
+	 * Each encoding the dump allows, as the table is and then (a table
+	 * of link-time addresses, KASLR having moved the kernel) moved by
+	 * KERNELOFFSET: the one the most anchors agree with, none against.
+	 */
+	if (ol_vmci_number(mem, "KERNELOFFSET", 16, &kernel_offset) == 0 && kernel_offset)
+		deltas[1] = kernel_offset;
+	for (d = 0; d < 2 && best <= 0; d++) {
+		if (d && !deltas[d])
+			break;
+		for (e = 0; e < NENCODINGS; e++) {
+			if (!encoding_usable(&t, &encodings[e]))
+				continue;
+			if (!first)
+				first = &encodings[e];
+			agree = anchors_agree(&t, an, raw, &encodings[e], deltas[d]);
+			if (agree > best) {
+				best = agree;
+				enc = &encodings[e];
+				delta = deltas[d];
+			}
 		}
 	}
 	if (best <= 0) {
@@ -538,11 +619,7 @@ int ol_kallsyms_find(const struct ol_mem *mem, struct ol_ksym *syms, size_t n,
 		for (a = 0; a < NANCHORS; a++) {
 			if (!an[a].n || !an[a].vmci)
 				continue;
-			for (k = 0; k < an[a].n; k++)
-				if (sym_addr(&t, raw[a][k], false) == an[a].vmci ||
-				    sym_addr(&t, raw[a][k], true) == an[a].vmci)
-					break;
-			if (k == an[a].n)
+			if (!anchor_fits(&t, &an[a], raw[a]))
 				break;
 		}
 		if (a == NANCHORS)
@@ -554,8 +631,10 @@ int ol_kallsyms_find(const struct ol_mem *mem, struct ol_ksym *syms, size_t n,
 			     "(none of _stext, init_uts_ns, ... was found)");
 		else
 			fail(err, errlen, "kallsyms addresses do not agree with VMCOREINFO: %s is "
-			     "0x%" PRIx64 " there, 0x%" PRIx64 " by the table", anchor_names[a],
-			     an[a].vmci, sym_addr(&t, raw[a][0], false));
+			     "0x%" PRIx64 " there, 0x%" PRIx64 " by the table (read as %s)",
+			     anchor_names[a], an[a].vmci,
+			     first ? sym_addr(&t, first, an[a].idx[0], raw[a][0]) : 0,
+			     first ? first->name : "no encoding this VMCOREINFO allows");
 		goto out;
 	}
 
@@ -568,11 +647,30 @@ int ol_kallsyms_find(const struct ol_mem *mem, struct ol_ksym *syms, size_t n,
 				     syms[i].name);
 				goto out;
 			}
-			syms[i].match[k].addr = sym_addr(&t, r, abs_percpu) + delta;
+			syms[i].match[k].addr = sym_addr(&t, enc, kept_idx[i][k], r) + delta;
 		}
+	for (i = 0; i < 2; i++) {
+		uint64_t r;
+
+		if (bounds[i].kept != 1 || read_raw(&t, kept_idx[nbounds_at + i][0], &r) != 0)
+			break;
+		*(i ? &edata : &sdata) = sym_addr(&t, enc, kept_idx[nbounds_at + i][0], r) + delta;
+	}
+	if (sdata && edata > sdata)
+		for (i = 0; i < n; i++)
+			for (k = 0; k < syms[i].kept; k++) {
+				struct ol_ksym_match *m = &syms[i].match[k];
+
+				if ((m->type == 't' || m->type == 'T') && m->addr >= sdata && m->addr < edata) {
+					m->type = m->type == 't' ? 'd' : 'D';
+					syms[i].data++;
+					retyped++;
+				}
+			}
 	if (info) {
 		info->num_syms = t.num_syms;
-		info->absolute_percpu = abs_percpu;
+		info->encoding = enc->name;
+		info->retyped = retyped;
 		info->unrelocated = delta != 0;
 		info->anchors = (unsigned int)best;
 	}

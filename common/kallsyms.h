@@ -6,12 +6,15 @@
  * Since 6.0 the kernel puts the addresses of its kallsyms tables into
  * VMCOREINFO (kernel/crash_core.c): kallsyms_names, kallsyms_num_syms,
  * kallsyms_token_table, kallsyms_token_index, and kallsyms_offsets with
- * kallsyms_relative_base (or kallsyms_addresses).  With
+ * kallsyms_relative_base (or kallsyms_addresses; since 7.0 the offsets are
+ * place-relative and kallsyms_relative_base is gone).  Kernels before 6.0
+ * (Debian 11's 5.10) put none of them there.  With
  * CONFIG_KALLSYMS_ALL (Debian's kernels have it) the tables hold the data
  * symbols too, so oops_count and its siblings can be found in the dump.
  *
  * One pass over the compressed names finds every name asked for; each gets
- * all its matches with their addresses and type letters, and
+ * all its matches with their addresses and type letters (a text letter on
+ * a symbol inside .data, as 7.x's tables have it, made a data one), and
  * ol_ksym_pick() chooses among name collisions.  Work and memory are
  * bounded whatever the dump holds: a count past the table, a token index
  * out of range, a name that never ends or an unreadable page is an error
@@ -47,8 +50,9 @@ struct ol_ksym {
 /* What the pass saw, for a note in the report. */
 struct ol_kallsyms_info {
 	uint32_t num_syms;
-	bool absolute_percpu;	/* kallsyms_offsets in CONFIG_KALLSYMS_ABSOLUTE_PERCPU form */
+	const char *encoding;	/* how the table held the addresses (kallsyms.c's encodings) */
 	bool unrelocated;	/* the table held link-time addresses: KERNELOFFSET added */
+	unsigned int retyped;	/* matches typed as text that lie in .data (7.x's tables) */
 	unsigned int anchors;	/* VMCOREINFO symbols the addresses were checked against */
 };
 

@@ -168,9 +168,9 @@ static int show_vars(struct ol_dump *d, const struct ol_mem *mem)
 		fprintf(stderr, "olread: kallsyms: %s\n", err);
 		return 1;
 	}
-	fprintf(stderr, "olread: kallsyms: %" PRIu32 " symbols, %s offsets%s, %u anchors\n",
-		info.num_syms, info.absolute_percpu ? "absolute per-CPU" : "relative",
-		info.unrelocated ? ", moved by KERNELOFFSET" : "", info.anchors);
+	fprintf(stderr, "olread: kallsyms: %" PRIu32 " symbols, %s%s, %u anchors, %u text-typed data\n",
+		info.num_syms, info.encoding,
+		info.unrelocated ? ", moved by KERNELOFFSET" : "", info.anchors, info.retyped);
 	for (i = 0; i < NVARS; i++) {
 		uint64_t addr, v;
 		uint8_t b[8];

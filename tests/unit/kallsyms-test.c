@@ -46,7 +46,28 @@ static const struct sym base_syms[] = {
 };
 #define NBASE (sizeof(base_syms) / sizeof(base_syms[0]))
 
-enum encoding { RELATIVE, ABS_PERCPU, ADDRESSES };
+/*
+ * The same kernel as 7.x's kallsyms types it: initialized data 't'/'T'
+ * like text (bss keeps 'b'/'B'), the data section between _sdata and
+ * _edata.
+ */
+static const struct sym v7_syms[] = {
+	{ "T_stext", BASE },
+	{ "twarn_count_show", BASE + 0x95130 },
+	{ "Twarn_limit", BASE + 0x99000 },	/* the function */
+	{ "T_sdata", BASE + 0x1a00000 },
+	{ "toops_limit", BASE + 0x1a4f220 },
+	{ "Tprb", BASE + 0x1a622c0 },
+	{ "Tinit_uts_ns", BASE + 0x1bf9b60 },
+	{ "twarn_limit", BASE + 0x1c388e4 },	/* the variable */
+	{ "Tpanic_on_warn", BASE + 0x1c388e8 },
+	{ "T_edata", BASE + 0x1d00000 },
+	{ "Bpanic_on_oops", BASE + 0x22ee85c },
+	{ "boops_count", BASE + 0x22ef0ec },
+};
+#define NV7 (sizeof(v7_syms) / sizeof(v7_syms[0]))
+
+enum encoding { RELATIVE, ABS_PERCPU, ADDRESSES, PLACE };
 
 /* A table image: its bytes, where each part starts, and VMCOREINFO. */
 struct table {
@@ -159,6 +180,8 @@ static void build(struct table *t, const struct sym *syms, size_t n, enum encodi
 
 		if (enc == ADDRESSES)
 			put_le(t, a, 8);
+		else if (enc == PLACE)	/* 7.0: relative to the entry's own place */
+			put_le(t, (uint32_t)(int32_t)(int64_t)(a - (t->offsets + 4 * i)), 4);
 		else if (enc == RELATIVE || syms[i].name[0] != 'A')
 			put_le(t, enc == RELATIVE ? (uint32_t)(a - rel_base)
 				  : (uint32_t)(int32_t)(rel_base - a - 1), 4);
@@ -216,7 +239,8 @@ static void build(struct table *t, const struct sym *syms, size_t n, enum encodi
 		vmci_add(t, "SYMBOL(kallsyms_addresses)=%" PRIx64 "\n", t->addresses);
 	} else {
 		vmci_add(t, "SYMBOL(kallsyms_offsets)=%" PRIx64 "\n", t->offsets);
-		vmci_add(t, "SYMBOL(kallsyms_relative_base)=%" PRIx64 "\n", t->relative_base);
+		if (enc != PLACE)
+			vmci_add(t, "SYMBOL(kallsyms_relative_base)=%" PRIx64 "\n", t->relative_base);
 	}
 	if (unrelocate)
 		vmci_add(t, "KERNELOFFSET=%" PRIx64 "\n", (uint64_t)unrelocate);
@@ -309,10 +333,59 @@ static void test_encodings(void)
 	build(&t, base_syms, NBASE, ABS_PERCPU, 0);
 	check_vars(&t, "absolute per-CPU offsets");
 	ol_kallsyms_find(image(&t, 0, 0), &s, 1, &info, err, sizeof(err));
-	ok(info.absolute_percpu && !info.unrelocated, "the absolute per-CPU form is recognised");
+	ok(!strcmp(info.encoding, "absolute per-CPU offsets") && !info.unrelocated,
+	   "the absolute per-CPU form is recognised");
 	ok(s.found == 2 && s.data == 1, "warn_limit: a function and a variable, not warn_limit.1");
 	build(&t, base_syms, NBASE, ADDRESSES, 0);
 	check_vars(&t, "kallsyms_addresses");
+
+	/* 7.0: place-relative offsets, no kallsyms_relative_base */
+	build(&t, base_syms, NBASE, PLACE, 0);
+	check_vars(&t, "place-relative offsets (7.0)");
+	ol_kallsyms_find(image(&t, 0, 0), &s, 1, &info, err, sizeof(err));
+	ok(!strcmp(info.encoding, "place-relative offsets"), "the place-relative form is recognised");
+
+	/* base-relative offsets, VMCOREINFO without kallsyms_relative_base:
+	 * read as place-relative they contradict the anchors: refused */
+	build(&t, base_syms, NBASE, RELATIVE, 0);
+	vmci_del(&t, "SYMBOL(kallsyms_relative_base)");
+	s.found = 0;
+	ok_got(ol_kallsyms_find(image(&t, 0, 0), &s, 1, &info, err, sizeof(err)) == -1 &&
+	       strstr(err, "do not agree with VMCOREINFO") && strstr(err, "place-relative") && s.found == 0,
+	       "base-relative offsets without kallsyms_relative_base: refused, no address made up", err);
+}
+
+static void test_text_typed_data(void)
+{
+	static struct table t;
+	struct ol_ksym s[3] = { { .name = "warn_limit" }, { .name = "oops_limit" }, { .name = "panic_on_warn" } };
+	struct ol_kallsyms_info info;
+	char err[256] = "", why[256] = "";
+	uint64_t a[3] = { 0, 0, 0 };
+	int rc;
+
+	build(&t, v7_syms, NV7, PLACE, 0);
+	rc = ol_kallsyms_find(image(&t, 0, 0), s, 3, &info, err, sizeof(err));
+	ok_got(rc == 0 && ol_ksym_pick(&s[0], &a[0], NULL, why, sizeof(why)) == 0 &&
+	       ol_ksym_pick(&s[1], &a[1], NULL, why, sizeof(why)) == 0 &&
+	       ol_ksym_pick(&s[2], &a[2], NULL, why, sizeof(why)) == 0 &&
+	       a[0] == BASE + 0x1c388e4 && a[1] == BASE + 0x1a4f220 && a[2] == BASE + 0x1c388e8,
+	       "7.x's text-typed data between _sdata and _edata: the variables, not the function", rc ? err : why);
+	ok(rc == 0 && info.retyped == 3, "7.x's text-typed data: three matches made data by their address");
+
+	/* without the section's bounds a text letter stays text: no address */
+	{
+		struct ol_ksym w = { .name = "warn_limit" };
+		static const struct sym no_bounds[] = {
+			{ "T_stext", BASE }, { "Tprb", BASE + 0x1a622c0 }, { "Tinit_uts_ns", BASE + 0x1bf9b60 },
+			{ "Twarn_limit", BASE + 0x99000 }, { "twarn_limit", BASE + 0x1c388e4 },
+		};
+
+		build(&t, no_bounds, 5, PLACE, 0);
+		rc = ol_kallsyms_find(image(&t, 0, 0), &w, 1, &info, err, sizeof(err));
+		ok_got(rc == 0 && ol_ksym_pick(&w, &a[0], NULL, why, sizeof(why)) == -1 &&
+		       strstr(why, "not a data symbol"), "text-typed symbols without _sdata/_edata: no variable guessed", why);
+	}
 }
 
 static void test_kaslr(void)
@@ -581,6 +654,7 @@ int main(int argc, char **argv)
 	}
 	test_vmcoreinfo();
 	test_encodings();
+	test_text_typed_data();
 	test_kaslr();
 	test_pick();
 	test_keep();
