@@ -618,8 +618,8 @@ static int check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *e
 
 static int check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err, size_t errlen)
 {
-	uint64_t phoff, shoff, i, cut_loads = 0;
-	uint16_t phnum, shnum, phentsize, shentsize;
+	uint64_t phoff, shoff, i, cut_loads = 0, phnum;
+	uint16_t shnum, phentsize, shentsize;
 	uint8_t *ph;
 	int rc = -1;
 
@@ -639,8 +639,21 @@ static int check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 	phnum = ol_le16(h + 56);
 	shentsize = ol_le16(h + 58);
 	shnum = ol_le16(h + 60);
+	if (phnum == 0xffff && shnum >= 1 && shentsize == 64 && shoff <= d->size &&
+	    d->size - shoff >= 64) {
+		/*
+		 * PN_XNUM: more program headers than e_phnum holds (QEMU's
+		 * paging dump of a distribution kernel: a segment for every
+		 * mapping); the count is section header 0's sh_info.
+		 */
+		uint8_t sh0[64];
+
+		if (pread_all(d->fd, sh0, sizeof(sh0), shoff))
+			return fail(err, errlen, "cannot read its section header 0");
+		phnum = ol_le32(sh0 + 44);
+	}
 	if (phentsize != 56 || phnum == 0 || phnum == 0xffff)
-		return fail(err, errlen, "its ELF header says %u program headers of %u bytes",
+		return fail(err, errlen, "its ELF header says %" PRIu64 " program headers of %u bytes",
 			    phnum, phentsize);
 	if (phoff > d->size || (uint64_t)phnum * 56 > d->size - phoff)
 		return fail(err, errlen, "it is cut short: its program headers end past byte %"

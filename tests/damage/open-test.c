@@ -211,6 +211,26 @@ static void test_elf(void)
 	le(e + 64 + 40, 0x1000, 8);
 	put(e, sizeof(e));
 	refused("libkdumpfile", "ELF: a cut segment passes the checks, libkdumpfile says the rest");
+
+	/* PN_XNUM: e_phnum 0xffff, the count in section header 0's sh_info */
+	{
+		uint8_t x[64 + 56 + 64];
+
+		memcpy(x, e, sizeof(e));
+		memset(x + sizeof(e), 0, 64);
+		le(x + 56, 0xffff, 2);
+		put(x, sizeof(x));
+		refused("65535 program headers", "ELF: PN_XNUM without a section header");
+		le(x + 40, 64 + 56, 8);	/* e_shoff */
+		le(x + 58, 64, 2);	/* e_shentsize */
+		le(x + 60, 1, 2);	/* e_shnum */
+		le(x + 64 + 56 + 44, 3, 4);	/* sh_info: 3 program headers */
+		put(x, sizeof(x));
+		refused("cut short: its program headers end", "ELF: PN_XNUM, sh_info counts past the end");
+		le(x + 64 + 56 + 44, 1, 4);
+		put(x, sizeof(x));
+		refused("libkdumpfile", "ELF: PN_XNUM with sh_info 1 reads its one PT_LOAD (QEMU's paging dumps)");
+	}
 }
 
 static void test_kdump(void)
