@@ -12,7 +12,7 @@ packages=(
 	# the guest
 	qemu-system-x86 busybox-static
 	# capture and analysis
-	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq
+	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq zstd
 	python3-drgn python3-jsonschema
 	# the project's own checks
 	shellcheck clang-14 libclang-rt-14-dev

@@ -16,9 +16,15 @@
 #                         init, 9p, every driver built in) or a Debian 12
 #                         system with the stock kernel, systemd and the
 #                         oopslimit-kdump package (scripts/debian-guest.sh)
-#   kernel limits|baseline|stock
-#                         the project's kernels (busybox guest), or Debian's
-#                         stock kernel (the Debian guest: stock)
+#   kernel limits|baseline|stock|debian:SUITE
+#                         the project's kernels (busybox guest), Debian's
+#                         stock kernel (the Debian guest: stock), or the
+#                         stock kernel of a release of scripts/debian-releases
+#                         in the busybox guest, with its 9p and fw_cfg
+#                         modules (scripts/debian-kernel.sh); it has no
+#                         vmlinux unless "vmlinux debug" asks for its -dbg
+#                         package, and without one crash and drgn do not read
+#                         its dump
 #   append ARGS           extra kernel command line
 #   timeout SECONDS       hard limit for the boot (default 120)
 #   memory SIZE           guest memory (QEMU -m; default 512M)
@@ -43,8 +49,9 @@
 #                         are allocated high)
 #   damage drop SYMBOL    a copy whose program headers leave out the page
 #                         holding SYMBOL (a QEMU dump: a dump filtered of it)
-#   vmlinux limits|baseline
-#                         the vmlinux crash gets (default: the booted one's)
+#   vmlinux limits|baseline|debug
+#                         the vmlinux crash gets (default: the booted one's;
+#                         debug: a debian:SUITE kernel's, from its -dbg package)
 #   vmlinux-moved SYMBOL DELTA
 #                         a copy of the vmlinux whose symbol table puts SYMBOL
 #                         DELTA bytes away: crash accepts it, it is wrong
@@ -123,6 +130,8 @@ scenario_validate() {
 	local f=$1 n=0 key rest boots=0 steps=0 src='' guest kernel=''
 	[ -r "$f" ] || die "no scenario $f"
 	guest=$(sed -n 's/^guest[[:space:]]\{1,\}//p' "$f" | tail -n 1)
+	local debian_kernel=''
+	grep -q '^kernel[[:space:]]\{1,\}debian:' "$f" && debian_kernel=yes
 	while read -r key rest; do
 		n=$((n + 1))
 		case $key in
@@ -134,6 +143,11 @@ scenario_validate() {
 			kernel=$rest
 			case ${guest:-busybox}/$rest in
 			busybox/limits | busybox/baseline | debian/stock) boots=$((boots + 1)) ;;
+			busybox/debian:*)
+				awk -v s="${rest#debian:}" '!/^#/ && $1 == s { f = 1 } END { exit !f }' \
+					"$OOPSLIMIT_TOP/scripts/debian-releases" ||
+					die "$f:$n: no suite '${rest#debian:}' in scripts/debian-releases"
+				boots=$((boots + 1)) ;;
 			*) die "$f:$n: the ${guest:-busybox} guest boots kernel ${guest:+stock}${guest:-limits or baseline}, not '$rest'" ;;
 			esac ;;
 		memory | disk)
@@ -161,7 +175,11 @@ scenario_validate() {
 			*) die "$f:$n: damage is 'truncate BYTES|N%|log' or 'drop SYMBOL'" ;;
 			esac ;;
 		vmlinux)
-			case $rest in limits | baseline) ;; *) die "$f:$n: vmlinux is limits or baseline" ;; esac ;;
+			case $rest in
+			limits | baseline) ;;
+			debug) [ -n "$debian_kernel" ] || die "$f:$n: vmlinux debug goes with a kernel debian:SUITE" ;;
+			*) die "$f:$n: vmlinux is limits, baseline or debug" ;;
+			esac ;;
 		vmlinux-moved)
 			[[ $rest =~ ^[A-Za-z_][A-Za-z0-9_.]*\ [-+]?(0x)?[0-9a-fA-F]+$ ]] ||
 				die "$f:$n: vmlinux-moved takes SYMBOL DELTA" ;;
@@ -435,13 +453,19 @@ boot_scenario() {
 		} >"$dir/kdump.conf"
 		ol_conf_get "$dir/kdump.conf" path >"$dir/kdump-path"
 	fi
+	# a modular kernel's modules, as a second initramfs part
+	local guest_initrd=$initrd
+	if [ -e "$kernel_dir/guest-modules.cpio.gz" ]; then
+		guest_initrd=$dir/initrd.img
+		cat "$initrd" "$kernel_dir/guest-modules.cpio.gz" >"$guest_initrd"
+	fi
 	t0=$(now_ms)
 	# qemu_fw_cfg.ioport: without ACPI the fw_cfg driver binds only when
 	# told, and only then can QEMU put the VMCOREINFO note in its dumps.
 	# no_timer_check: on a busy host TCG can be too slow for the IO-APIC
 	# timer check, which then panics at boot ("IO-APIC + timer doesn't
 	# work!"); the capture kernel inherits both.
-	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$initrd" -d "$dir" \
+	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$guest_initrd" -d "$dir" \
 		-a "qemu_fw_cfg.ioport=12@0x510:0:1:4 no_timer_check$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} \
 		${disk:+-b "$dir/disk.img"} &
 	# a caller may follow the run as it goes (scripts/main.sh does)
@@ -576,6 +600,9 @@ damaged_copy() {
 	baseline) read_vmlinux=$baseline_dir/vmlinux ;;
 	*) read_vmlinux=$kernel_dir/vmlinux ;;
 	esac
+	# a release's kernel fetched without its -dbg package: no vmlinux
+	[ -e "$read_vmlinux" ] || read_vmlinux=''
+
 	out=$run_dir/damaged
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -707,7 +734,11 @@ read_with_all() {
 		flag "$name: cannot make the damaged copy"
 		return 1
 	fi
-	crash_session "$f" || bad=1
+	if [ -n "$read_vmlinux" ]; then
+		crash_session "$f" || bad=1
+	else
+		note "$name: no vmlinux for this kernel: crash and drgn do not read the dump"
+	fi
 	if [ "${the_dump##*/}" != vmcore-incomplete ]; then
 		if "$reason_bin" -j "$run_dir/host.json" "$read_dump" 2>"$run_dir/host.err"; then
 			reports[host]=$run_dir/host.json
@@ -828,8 +859,11 @@ check_vmcoreinfo() {
 # its vmlinux (for the Debian guest: the stock kernel's, from its -dbg
 # package; need_debian first).
 kernel_dir_of() {
-	case $(sed -n 's/^kernel[[:space:]]*//p' "$1") in
+	local k
+	k=$(sed -n 's/^kernel[[:space:]]*//p' "$1")
+	case $k in
 	baseline) printf '%s\n' "$baseline_dir" ;;
+	debian:*) printf '%s\n' "${debian_kernels[${k#debian:}]}" ;;
 	stock) printf '%s\n' "$debian_image/stock" ;;
 	*) printf '%s\n' "$limits_dir" ;;
 	esac
@@ -838,10 +872,20 @@ kernel_dir_of() {
 # need_debian FILE: builds (or finds) the Debian guest image the first time
 # a scenario boots it.
 need_debian() {
+	local k g=''
 	if grep -q '^guest[[:space:]]\{1,\}debian' "$1" && [ -z "${debian_image:-}" ]; then
 		debian_guest_setup >&2
 	fi
+	# a release's stock kernel, fetched once (with its vmlinux when asked)
+	k=$(sed -n 's/^kernel[[:space:]]*debian://p' "$1")
+	[ -n "$k" ] || return 0
+	grep -q '^vmlinux[[:space:]]\{1,\}debug' "$1" && g=-g
+	if [ -z "${debian_kernels[$k]:-}" ] || { [ -n "$g" ] && [ ! -e "${debian_kernels[$k]}/vmlinux" ]; }; then
+		debian_kernels[$k]=$("$OOPSLIMIT_TOP/scripts/debian-kernel.sh" $g "$k") ||
+			die "cannot fetch $k's kernel"
+	fi
 }
+declare -A debian_kernels=()
 
 # ensure_dump NAME: the run directory of scenario NAME with an up-to-date
 # dump, booting it (as a test of its own) when there is none.

@@ -146,6 +146,19 @@ static_checks() {
 	expect_build_error "a missing tarball" "$scratch_check/none.tar.xz" "apt-get install linux-source-6.1"
 	expect_build_error "a tree of another version" "$(fake_tree 5 10 0)" "holds Linux 5.10.0; the series is for 6.1.y"
 	expect_build_error "a tree the series does not fit" "$(fake_tree 6 1 0)" "does not fit this tree"
+
+	# A release scripts/debian-releases does not name: one line, nothing
+	# fetched, nothing left in the cache (no network needed to say so).
+	local rc=0 err
+	err=$(OOPSLIMIT_CACHE=$scratch_check/cache "$OOPSLIMIT_TOP/scripts/debian-kernel.sh" woody 2>&1 >/dev/null) || rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "no suite 'woody' in scripts/debian-releases" <<<"$err" &&
+		[ ! -e "$scratch_check/cache" ]; then
+		result OK "debian-kernel.sh rejects a release it does not know, with one line"
+	else
+		note "status $rc, said: $err"
+		result FAIL "debian-kernel.sh rejects a release it does not know, with one line"
+	fi
+	rm -rf "$scratch_check/cache"
 }
 
 # writer_checks DIR: no writer in the tree uses a predictable temporary
