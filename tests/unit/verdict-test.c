@@ -178,6 +178,16 @@ static void test_crashed(const char *const *sysrq)
 	static const char *const init[] = {
 		"Oops: 0002 [#1] SMP", "CPU: 0 PID: 1 Comm: init", NULL,
 	};
+	/* 6.10 on: the die() header is printed with a second "Oops: " */
+	static const char *const pof_610[] = {
+		"[    5.1] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+		"[    5.1] Oops: Oops: 0002 [#1] PREEMPT SMP NOPTI",
+		"[    5.1] CPU: 0 UID: 0 PID: 63 Comm: provoke Not tainted 6.12.117+deb13-amd64 #1",
+		NULL,
+	};
+	static const char *const init_612[] = {
+		"Oops: Oops: 0002 [#1] PREEMPT SMP NOPTI", "CPU: 0 UID: 0 PID: 1 Comm: init Not tainted 6.12.117 #1", NULL,
+	};
 	static const char *const warn_last[] = {
 		"Oops: 0002 [#1] SMP", "CPU: 0 PID: 9 Comm: x", "WARNING: CPU: 0 PID: 9 at a.c:1 f+0x0/0x1", NULL,
 	};
@@ -190,9 +200,11 @@ static void test_crashed(const char *const *sysrq)
 		{ pof, 1, true, "panic_on_oops", "kdump straight from an oops, panic_on_oops 1: panic_on_oops" },
 		{ pof, -1, true, "panic_on_oops", "the same, panic_on_oops unknown" },
 		{ pof, 0, false, "no panic", "the same, panic_on_oops 0: no reason from the log" },
+		{ pof_610, 1, true, "panic_on_oops", "6.10's \"Oops: Oops: 0002 [#1]\" header, panic_on_oops 1" },
 		{ irq, 1, true, "oops_in_interrupt", "an oops in interrupt" },
 		{ irq_stamped, 1, true, "oops_in_interrupt", "an oops in interrupt, time-stamped log" },
 		{ init, 0, true, "oops_in_init", "an oops in init" },
+		{ init_612, 0, true, "oops_in_init", "an oops in init, 6.12's \"CPU: 0 UID: 0 PID: 1\" line" },
 		{ warn_last, 1, false, "no panic", "a warning after the oops: no reason from the log" },
 		{ sysrq, 1, false, "sysrq", "a panic message wins over ol_log_crashed" },
 	};
