@@ -600,8 +600,11 @@ damaged_copy() {
 	baseline) read_vmlinux=$baseline_dir/vmlinux ;;
 	*) read_vmlinux=$kernel_dir/vmlinux ;;
 	esac
-	# a release's kernel fetched without its -dbg package: no vmlinux
-	[ -e "$read_vmlinux" ] || read_vmlinux=''
+	# a release's kernel: its vmlinux only when asked for ("vmlinux debug";
+	# another run may have fetched it for its own use)
+	if grep -q '^kernel[[:space:]]\{1,\}debian:' "$f" && [ "$v" != debug ]; then
+		read_vmlinux=''
+	fi
 
 	out=$run_dir/damaged
 	rm -rf "$out"
