@@ -471,6 +471,10 @@ static void print_capture(FILE *f, const struct ol_capture *cap)
 		fprintf(f, ": ");
 		put_text(f, cap->error);
 	}
+	if (cap->warning[0]) {
+		fprintf(f, "; warning: ");
+		put_text(f, cap->warning);
+	}
 	fputc('\n', f);
 }
 
@@ -887,6 +891,7 @@ static void j_capture(struct jw *w, const struct ol_capture *cap)
 		fputs("null", w->f);
 	j_text(w, "time", cap->time);
 	j_text(w, "error", cap->error);
+	j_text(w, "warning", cap->warning);
 	close_obj(w);
 }
 

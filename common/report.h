@@ -63,6 +63,7 @@ struct ol_capture {
 	double seconds;
 	char time[40];		/* the capture kernel's clock, UTC */
 	char error[256];
+	char warning[256];	/* the collector's warning, on a capture it completed */
 };
 
 #define OL_NOTES 16

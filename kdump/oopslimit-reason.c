@@ -44,6 +44,7 @@ static const char usage[] =
 	"      --collector-exit N   the dump collector's exit status\n"
 	"      --seconds S      how long saving the dump took\n"
 	"      --error TEXT     what went wrong while capturing\n"
+	"      --warning TEXT   what the collector warned of, the dump saved\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
@@ -334,6 +335,7 @@ int main(int argc, char **argv)
 		{ "collector-exit", required_argument, NULL, 'x' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "error", required_argument, NULL, 'e' },
+		{ "warning", required_argument, NULL, 'w' },
 		{ "reserve", required_argument, NULL, 'r' },
 		{ "follow-symlinks", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -375,6 +377,9 @@ int main(int argc, char **argv)
 		case 'e':
 			snprintf(cap->error, sizeof(cap->error), "%s", optarg);
 			break;
+		case 'w':
+			snprintf(cap->warning, sizeof(cap->warning), "%s", optarg);
+			break;
 		case 'x':
 			if (!parse_long(optarg, &cap->collector_exit)) {
 				warnx("--collector-exit takes a number, not '%s'", optarg);
@@ -413,8 +418,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (!cap->present && (cap->time[0] || dump || cap->error[0] || cap->have_exit || cap->have_seconds)) {
-		warnx("--time, --dump, --error, --collector-exit and --seconds go with --capture");
+	if (!cap->present && (cap->time[0] || dump || cap->error[0] || cap->warning[0] || cap->have_exit ||
+			       cap->have_seconds)) {
+		warnx("--time, --dump, --error, --warning, --collector-exit and --seconds go with --capture");
 		return 2;
 	}
 	dumpf = read_dump(argv[optind], &r);

@@ -452,7 +452,21 @@ static void test_capture(void)
 	free(out);
 	out = text_of(&r, true);
 	ok(has(out, "\"status\": \"complete\"") && has(out, "\"dump_bytes\": 1234") &&
-	   has(out, "\"seconds\": 0.50") && has(out, "\"collector_exit\": null"), "json: the capture object");
+	   has(out, "\"seconds\": 0.50") && has(out, "\"collector_exit\": null") &&
+	   has(out, "\"warning\": null"), "json: the capture object");
+	free(out);
+
+	/* makedumpfile saved the dump but warned: never a plain "complete" */
+	snprintf(r.capture.warning, sizeof(r.capture.warning),
+		 "makedumpfile: The kernel version is not supported.");
+	save(&r, "capture-warning");
+	out = text_of(&r, false);
+	ok(has(out, "      CAPTURE: complete, vmcore 1234 bytes in 0.50 s; warning: makedumpfile: The kernel version is not supported.\n"),
+	   "text: a collector's warning on the capture line");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"warning\": \"makedumpfile: The kernel version is not supported.\""),
+	   "json: capture.warning");
 	free(out);
 }
 
