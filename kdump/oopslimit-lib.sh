@@ -20,8 +20,15 @@
 #                               ol_compress, ol_dump_level, ol_final,
 #                               ol_kernel, ol_initrd, ol_append and
 #                               ol_collector; false with $ol_error when bad
-#   ol_resolve_target           turns ol_target "auto" into FSTYPE:SOURCE
-#   ol_fs_of_path PATH          FSTYPE:SOURCE of the mount holding PATH
+#   ol_resolve_target           turns ol_target "auto" into FSTYPE:SOURCE and
+#                               sets ol_dump_dir (the dump directory within
+#                               the target) and ol_local_dir (where this
+#                               system sees it: set for "auto" only)
+#   ol_normpath PATH            PATH without "//", "/./", "x/.." or a
+#                               trailing "/"
+#   ol_fs_of_path PATH          three lines: FSTYPE:SOURCE of the file system
+#                               holding PATH, the directory within it, the
+#                               mount point
 #   ol_capture_args             the oopslimit.*= words for the capture kernel
 #   ol_capture_parse WORDS...   sets the capture settings from such words,
 #                               defaults for those missing
@@ -183,19 +190,48 @@ ol_conf_load() {
 	ol_resolve_target
 }
 
-# The file system that holds $1, as FSTYPE:SOURCE, from the mount table
-# ($OL_MOUNTS, for tests; /proc/self/mounts otherwise).
+ol_normpath() {
+	printf '%s\n' "$1" | awk -F/ '{
+		n = 0
+		for (i = 2; i <= NF; i++) {
+			if ($i == "" || $i == ".") continue
+			if ($i == "..") { if (n > 0) n--; continue }
+			part[++n] = $i
+		}
+		out = ""
+		for (i = 1; i <= n; i++) out = out "/" part[i]
+		print out == "" ? "/" : out }'
+}
+
+# The file system that holds $1 (a normalised absolute path), from the mount
+# table ($OL_MOUNTINFO, for tests; /proc/self/mountinfo otherwise): its
+# FSTYPE:SOURCE, the directory within it that $1 is (a mount at $1 itself:
+# "/"; a separate /var: "/crash" for /var/crash; a bind mount: below the
+# directory it binds), and the mount point, one a line.  The last of
+# several mounts at one point is the one that shows.
 ol_fs_of_path() {
 	awk -v p="$1" '
-		{ m = $2; gsub(/\\040/, " ", m)
+		function unesc(s) { gsub(/\\040/, " ", s); gsub(/\\011/, "\t", s); gsub(/\\134/, "\\", s); return s }
+		{ for (i = 7; i < NF && $i != "-"; i++) ;
+		  if ($i != "-" || i + 2 > NF) next
+		  m = unesc($5)
 		  if ((p == m || index(p "/", m == "/" ? "/" : m "/") == 1) && length(m) >= best) {
-			best = length(m); found = $3 ":" $1 } }
-		END { if (found != "") print found }' "${OL_MOUNTS:-/proc/self/mounts}"
+			best = length(m); fs = $(i + 1) ":" unesc($(i + 2)); root = unesc($4); mp = m } }
+		END {
+		  if (fs == "") exit
+		  rel = mp == "/" ? (p == "/" ? "" : p) : substr(p, length(mp) + 1)
+		  d = (root == "/" ? "" : root) rel
+		  print fs; print (d == "" ? "/" : d); print mp }' "${OL_MOUNTINFO:-/proc/self/mountinfo}"
 }
 
 ol_resolve_target() {
+	ol_dump_dir=$(ol_normpath "$ol_path") ol_local_dir=''
 	[ "$ol_target" = auto ] || return 0
-	ol_target=$(ol_fs_of_path "$ol_path")
+	# where the running system writes PATH, through any symbolic link
+	_ol_p=$ol_dump_dir
+	[ ! -e "$_ol_p" ] || _ol_p=$(readlink -f "$_ol_p") || _ol_p=$ol_dump_dir
+	_ol_fs=$(ol_fs_of_path "$_ol_p")
+	ol_target=$(printf '%s\n' "$_ol_fs" | sed -n 1p)
 	case ${ol_target%%:*} in
 	'')
 		ol_error="no mounted file system holds $ol_path: set target in $_ol_conf"
@@ -207,17 +243,19 @@ ol_resolve_target() {
 		esac ;;
 	esac
 	ol_conf_check target "$ol_target" || { ol_error="$_ol_conf: $ol_error"; return 1; }
+	ol_dump_dir=$(printf '%s\n' "$_ol_fs" | sed -n 2p)
+	ol_local_dir=$_ol_p
 }
 
 # --- the capture kernel's command line ---------------------------------------------
 # The capture settings travel as oopslimit.KEY=VALUE words, so that one
 # capture initramfs serves any config.
 ol_capture_args() {
-	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=$ol_path oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final"
+	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=${ol_dump_dir:-$ol_path}${ol_fallback:+ oopslimit.fallback=$ol_fallback} oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final"
 }
 
 ol_capture_parse() {
-	ol_target='' ol_mntopts=''
+	ol_target='' ol_mntopts='' ol_fallback=''
 	ol_path=$(ol_conf_default path)
 	ol_mount_wait=$(ol_conf_default mount_wait)
 	ol_final=$(ol_conf_default final_action)
@@ -227,6 +265,7 @@ ol_capture_parse() {
 		oopslimit.target=*) ol_target=${_ol_arg#*=} ;;
 		oopslimit.mntopts=*) ol_mntopts=${_ol_arg#*=} ;;
 		oopslimit.path=*) ol_path=${_ol_arg#*=} ;;
+		oopslimit.fallback=*) ol_fallback=${_ol_arg#*=} ;;
 		oopslimit.collector=*) ol_collector=${_ol_arg#*=} ;;
 		oopslimit.mount_wait=*) ol_mount_wait=${_ol_arg#*=} ;;
 		oopslimit.final=*) ol_final=${_ol_arg#*=} ;;

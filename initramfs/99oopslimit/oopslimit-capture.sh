@@ -8,6 +8,9 @@
 #   oopslimit.target=FSTYPE:SOURCE   oopslimit.mntopts=OPTIONS
 #   oopslimit.path=/var/crash        oopslimit.collector=-l,-d,31
 #   oopslimit.mount_wait=SECONDS     oopslimit.final=reboot|poweroff
+#   oopslimit.fallback=DEVICE:OFFSET the fallback spot (below)
+# (path is the directory within the target, whatever the running system
+# mounts it as: "/" for a disk mounted at /var/crash.)
 #
 # Files in the dump directory:
 #   vmcore-dmesg.txt    the kernel log
@@ -16,8 +19,13 @@
 #   reason.json         the machine-readable report, written first (so a
 #                       failure is recorded) and completed at the end
 #   reason.txt          the same, one screen for people
-# When the target cannot be mounted, reason.json goes to the console only,
-# on lines starting "oopslimit-reason: ".
+# When the target cannot be mounted, reason.json goes to the console, on
+# lines starting "oopslimit-reason: ", and with what failed into the fallback
+# spot: 64 KiB of a file on the target that "oopslimit-kdump load" set up
+# (.oopslimit-fallback in the dump directory), written here through the
+# block device at its offset, without the file system's driver, and only
+# over the empty marker the loader left there.  The next boot's "last
+# --boot" reads it.
 set -u
 
 say() {
@@ -40,10 +48,17 @@ mdlog=${work:+$work/makedumpfile.log}
 
 # The drivers between this kernel and the dump target (the disk's bus and
 # disk drivers, its file system), found when the image was built; a kernel
-# with them built in has none to load.
+# with them built in has none to load.  What failed is kept for the report.
+modfail=''
 if [ -s /etc/oopslimit/modules ]; then
 	while read -r m; do
-		modprobe "$m" 2>/dev/null || say "warning: cannot load the $m module"
+		merr=$(modprobe "$m" 2>&1 </dev/null) && continue
+		mrc=$?
+		# 137: killed (SIGKILL), as the OOM killer does in a small reservation
+		[ $mrc -ne 137 ] || merr="modprobe was killed (signal 9; out of memory?)"
+		merr=$(printf '%s' "${merr:-modprobe exit $mrc}" | tr '\n' ' ')
+		say "warning: cannot load the $m module: $merr"
+		modfail="${modfail:+$modfail; }$m: $merr"
 	done </etc/oopslimit/modules
 fi
 
@@ -68,8 +83,29 @@ to_console() {
 	[ -z "$level" ] || echo "$level" >/proc/sys/kernel/printk 2>/dev/null
 }
 
+# fallback_write: standard input into the fallback spot, if the loader set
+# one up and it still holds the loader's empty marker.
+fallback_write() {
+	fdev=${ol_fallback%:*} foff=${ol_fallback##*:}
+	if [ -z "$ol_fallback" ] || [ ! -b "$fdev" ]; then
+		say "no fallback spot${ol_fallback:+: $fdev is not here}: the report is on the console only"
+		cat >/dev/null
+		return 1
+	fi
+	if [ "$(dd if="$fdev" bs=512 skip=$((foff / 512)) count=1 2>/dev/null | head -n 1)" != "oopslimit-fallback: empty" ]; then
+		say "the fallback spot at $fdev:$foff does not hold the loader's marker: not written"
+		cat >/dev/null
+		return 1
+	fi
+	{ cat; dd if=/dev/zero bs=1024 count=64 2>/dev/null; } | head -c 65536 |
+		dd of="$fdev" bs=512 seek=$((foff / 512)) conv=notrunc,fsync 2>/dev/null ||
+		{ say "cannot write the fallback spot at $fdev:$foff"; return 1; }
+	say "the report is in the fallback spot at $fdev:$foff, for the next boot"
+}
+
 # report ARGS...: writes reason.json and reason.txt into $dir (or to the
-# console when there is no directory) with the capture facts in ARGS.
+# console and the fallback spot when there is no directory) with the capture
+# facts in ARGS.
 report() {
 	if [ -n "${dir:-}" ]; then
 		oopslimit-reason -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
@@ -81,7 +117,12 @@ report() {
 			log=$work/vmcore-dmesg.txt
 		fi
 		# without the log, the recorder reads the dump's own ring buffer
-		oopslimit-reason ${log:+-l "$log"} -j - --time "$crash_time" "$@" /proc/vmcore | to_console
+		json=$(oopslimit-reason ${log:+-l "$log"} -j - --time "$crash_time" "$@" /proc/vmcore)
+		printf '%s\n' "$json" | to_console
+		# what failed first: it is what the next boot prints, even if the
+		# recorder could not run
+		printf 'oopslimit-fallback: report\nstamp: %s\nerror: %s\n%s\n' "$stamp" "${failure:-unknown}" "$json" |
+			fallback_write
 	fi
 }
 
@@ -94,34 +135,48 @@ mnt=/oopslimit-target
 fstype=${target%%:*} source=${target#*:}
 if [ -z "$target" ] || [ "$fstype" = "$target" ] || [ -z "$source" ]; then
 	say "error: no oopslimit.target=FSTYPE:SOURCE on the command line"
-	report --capture failed --error "no dump target configured"
+	failure="no dump target configured"
+	report --capture failed --error "$failure"
 	finish
 fi
 mkdir -p "$mnt"
-waited=0 mounted=''
+waited=0 mounted='' nodriver=''
+# A file system this kernel has no driver for will not appear by waiting.
+case $modfail in *"$fstype: "* | "$fstype: "*)
+	grep -qw "$fstype" /proc/filesystems 2>/dev/null || nodriver=yes ;;
+esac
 while :; do
 	if err=$(mount -t "$fstype" ${mntopts:+-o "$mntopts"} "$source" "$mnt" 2>&1); then
 		mounted=yes
 		break
 	fi
+	[ -z "$nodriver" ] || break
 	[ "$waited" -ge "$mount_wait" ] && break
 	sleep 1
 	waited=$((waited + 1))
 done
 if [ -z "$mounted" ]; then
-	say "error: cannot mount $source ($fstype) after ${waited} s: $err"
-	report --capture failed --error "cannot mount $source ($fstype): $err"
+	err=$(printf '%s' "$err" | tr '\n' ' ')
+	if [ -n "$nodriver" ]; then
+		failure="cannot mount $source ($fstype): the $fstype driver did not load (${modfail}); not retried"
+	else
+		failure="cannot mount $source ($fstype) after ${waited} s: $err${modfail:+ (modules that did not load: $modfail)}"
+	fi
+	say "error: $failure"
+	report --capture failed --error "$failure"
 	finish
 fi
 
-dir=$mnt$path/$stamp
+# the dump directory within the target, normalised ("/" is its top)
+dir=$mnt${path%/}/$stamp
 if ! err=$(mkdir -p "$dir" 2>&1); then
 	dir=''
-	say "error: cannot create the dump directory: $err"
-	report --capture failed --error "cannot create $path/$stamp on $source: $err"
+	failure="cannot create ${path%/}/$stamp on $source: $err"
+	say "error: $failure"
+	report --capture failed --error "$failure"
 	finish
 fi
-say "dump directory: $path/$stamp on $source"
+say "dump directory: ${path%/}/$stamp on $source"
 
 # --- the log, then a first report that a full target cannot lose ---------------------
 if ! vmcore-dmesg /proc/vmcore 2>/dev/null | ol_write_atomic "$dir/vmcore-dmesg.txt"; then
@@ -143,8 +198,14 @@ secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
 
 if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
 	sync
-	say "saved vmcore in $secs s"
-	report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs"
+	# makedumpfile can save a dump and still doubt it ("The kernel version
+	# is not supported. The makedumpfile operation may be incomplete."):
+	# that is said, never a plain "complete"
+	warn=$(grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "${mdlog:-/dev/null}" 2>/dev/null |
+		head -n 3 | tr '\n' ' ' | sed 's/ *$//')
+	say "saved vmcore in $secs s${warn:+; makedumpfile warned: $warn}"
+	report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs" \
+		${warn:+--warning "makedumpfile: $warn"}
 else
 	# the first line that names the trouble, not the closing "makedumpfile Failed."
 	err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null)
