@@ -21,7 +21,13 @@
 #     Settings (variables): debian_image (required), debian_crashkernel
 #     (crashkernel= size, empty for none; default 256M), debian_mem (1G),
 #     debian_timeout (seconds for the whole run, default 900),
-#     debian_append (more kernel command line).
+#     debian_append (more kernel command line), debian_disks (an array of
+#     "SIZE FSTYPE BUS MOUNTPOINT": more disks, each one file system made
+#     here (ext4 or xfs, labelled oopslimit-diskN), on BUS (virtio, sata,
+#     scsi, nvme; see qemu-run.sh -E), which the guest mounts at MOUNTPOINT
+#     through /etc/fstab before oopslimit-kdump.service starts, a MOUNTPOINT
+#     that holds files getting a copy of them first, as when /var moves to
+#     a disk of its own).
 #     Leaves, as the busybox guest does: RUNDIR/results ("booted RELEASE",
 #     "record NAME VALUE", "trigger ...", "kdump ARGS => STATUS LAST-LINE",
 #     "error ...", "finished"), RUNDIR/console.log (every boot's and the
@@ -46,30 +52,49 @@ debian_guest_run() {
 		cp "$conf" "$dir/kdump.conf.add"
 		fw+=(-F "kdump.conf=$dir/kdump.conf.add")
 	fi
-	rm -f "$dir/disk.img" "$dir/results"
+	rm -f "$dir/disk.img" "$dir/results" "$dir"/disk[0-9]*.img "$dir/fstab.add"
 	rm -rf "$dir/dumps"
 	cp --sparse=always "$debian_image/disk.img" "$dir/disk.img"
+	local n=0 spec size fstype bus mp extra=()
+	# shellcheck disable=SC2154  # the caller's setting, empty or unset for none
+	for spec in "${debian_disks[@]}"; do
+		n=$((n + 1))
+		read -r size fstype bus mp <<<"$spec"
+		truncate -s "$size" "$dir/disk$n.img"
+		case $fstype in
+		ext4) mkfs.ext4 -q -F -L "oopslimit-disk$n" "$dir/disk$n.img" ;;
+		xfs) mkfs.xfs -q -f -L "oopslimit-disk$n" "$dir/disk$n.img" ;;
+		*) die "a disk's file system is ext4 or xfs, not '$fstype'" ;;
+		esac || die "mkfs.$fstype failed for $dir/disk$n.img"
+		extra+=(-E "$dir/disk$n.img,$bus")
+		printf 'LABEL=oopslimit-disk%s %s %s defaults 0 2\n' "$n" "$mp" "$fstype" >>"$dir/fstab.add"
+	done
+	[ ! -e "$dir/fstab.add" ] || fw+=(-F "fstab=$dir/fstab.add")
 	# The KVM probe boots the project's busybox guest; this kernel cannot
 	# answer it.  Use its answer if there is one, TCG otherwise.
 	accel=$(known_accel)
 	local crashkernel=${debian_crashkernel-256M}
 	OOPSLIMIT_ACCEL=$accel "$OOPSLIMIT_TOP/scripts/qemu-run.sh" -R -N \
 		-k "$debian_image/vmlinuz" -i "$debian_image/initrd.img" -d "$dir" -b "$dir/disk.img" \
-		-m "${debian_mem:-1G}" -t "${debian_timeout:-900}" -S "$dir/results" "${fw[@]}" \
+		-m "${debian_mem:-1G}" -t "${debian_timeout:-900}" -S "$dir/results" "${fw[@]}" "${extra[@]}" \
 		-a "root=/dev/vda rw${crashkernel:+ crashkernel=$crashkernel}${debian_append:+ $debian_append}" ||
 		rc=$?
 	debian_guest_dumps "$dir"
 	return $rc
 }
 
-# debian_guest_dumps RUNDIR: /var/crash of RUNDIR/disk.img into RUNDIR/dumps.
+# debian_guest_dumps RUNDIR: the dump directories into RUNDIR/dumps, out of
+# RUNDIR/disk.img: /var/crash, or /oopslimit-dumps, where the runner copies
+# them when they are on another disk.
 debian_guest_dumps() {
-	local dir=$1
+	local dir=$1 from
 	rm -rf "$dir/dumps" "$dir/.rdump"
 	mkdir -p "$dir/.rdump"
-	if debugfs -R "rdump /var/crash $dir/.rdump" "$dir/disk.img" >"$dir/debugfs.log" 2>&1 &&
-		[ -d "$dir/.rdump/crash" ]; then
-		mv "$dir/.rdump/crash" "$dir/dumps"
+	from=/var/crash
+	debugfs -R "stat /oopslimit-dumps" "$dir/disk.img" 2>/dev/null | grep -q 'Type: directory' && from=/oopslimit-dumps
+	if debugfs -R "rdump $from $dir/.rdump" "$dir/disk.img" >"$dir/debugfs.log" 2>&1 &&
+		[ -d "$dir/.rdump/${from##*/}" ]; then
+		mv "$dir/.rdump/${from##*/}" "$dir/dumps"
 	else
 		mkdir -p "$dir/dumps"
 	fi

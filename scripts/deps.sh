@@ -18,6 +18,8 @@ packages=(
 	shellcheck clang-14 libclang-rt-14-dev
 	# the Debian packages and the Debian guest (scripts/deb.sh, debian-image.sh)
 	debhelper dpkg-dev lintian mmdebstrap
+	# the Debian guest's XFS dump disks (scripts/debian-guest.sh)
+	xfsprogs
 )
 
 missing=()

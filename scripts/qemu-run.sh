@@ -3,14 +3,16 @@
 #
 # Usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND]
 #                            [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]
-#                            [-R] [-N] [-S FILE] [-F NAME=FILE]... [-P]
+#                            [-E DISK,BUS]... [-R] [-N] [-S FILE] [-F NAME=FILE]... [-P]
 #
 # The serial console goes to RUNDIR/console.log; the guest mounts RUNDIR as
 # 9p tag "host".  QEMU runs with -no-reboot, so a guest reboot or a panic
 # (panic=-1) ends it.  With -D, the guest is instead left standing after a
 # panic (panic=0) and, once it has panicked or said "holding" in
 # RUNDIR/results, its memory is written to DUMPFILE (ELF) before QEMU quits.
-# With -b, the raw image DISK is the guest's virtio disk /dev/vda.
+# With -b, the raw image DISK is the guest's virtio disk /dev/vda.  -E adds
+# the raw image DISK on BUS: virtio (virtio-blk), sata (an AHCI controller),
+# scsi (virtio-scsi) or nvme.
 #
 # For a distribution guest (scripts/debian-guest.sh): -R keeps QEMU running
 # across guest reboots (a capture kernel's reboot, then the next boot), so
@@ -28,9 +30,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump='' disk=''
-reboot=no share=yes serial2='' fwcfg=()
+reboot=no share=yes serial2='' fwcfg=() extra_disks=()
 probe_only=no
-while getopts k:i:d:a:t:m:D:b:RNS:F:P opt; do
+while getopts k:i:d:a:t:m:D:b:E:RNS:F:P opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -40,6 +42,12 @@ while getopts k:i:d:a:t:m:D:b:RNS:F:P opt; do
 	m) mem=$OPTARG ;;
 	D) dump=$OPTARG ;;
 	b) disk=$OPTARG ;;
+	E)
+		case $OPTARG in ?*,virtio | ?*,sata | ?*,scsi | ?*,nvme) ;;
+		*) die "-E takes DISK,virtio|sata|scsi|nvme, not '$OPTARG'" ;;
+		esac
+		[ -w "${OPTARG%,*}" ] || die "disk image ${OPTARG%,*} not found or not writable"
+		extra_disks+=("$OPTARG") ;;
 	P) probe_only=yes ;;
 	R) reboot=yes ;;
 	N) share=no ;;
@@ -66,6 +74,18 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt
 qemu_boot() {
 	local panic=$3 drive=() extra=()
 	[ -z "$disk" ] || drive=(-drive "file=$disk,format=raw,if=virtio")
+	local n=0 e
+	for e in "${extra_disks[@]}"; do
+		n=$((n + 1))
+		case ${e##*,} in
+		virtio) drive+=(-drive "file=${e%,*},format=raw,if=virtio") ;;
+		sata) drive+=(-device "ahci,id=ahci$n" -drive "file=${e%,*},format=raw,if=none,id=disk$n"
+			-device "ide-hd,drive=disk$n,bus=ahci$n.0") ;;
+		scsi) drive+=(-device "virtio-scsi-pci,id=scsi$n" -drive "file=${e%,*},format=raw,if=none,id=disk$n"
+			-device "scsi-hd,drive=disk$n,bus=scsi$n.0") ;;
+		nvme) drive+=(-drive "file=${e%,*},format=raw,if=none,id=disk$n" -device "nvme,serial=oopslimit$n,drive=disk$n") ;;
+		esac
+	done
 	[ $reboot = yes ] || extra+=(-no-reboot)
 	[ $share = no ] ||
 		extra+=(-virtfs "local,path=$rundir,mount_tag=host,security_model=none,id=host")

@@ -37,6 +37,12 @@
 #                         otherwise (later lines win)
 #   disk SIZE             an ext4 disk of SIZE as /dev/vda (a kdump target);
 #                         its dump directories are copied out after the run
+#   disk SIZE FSTYPE BUS MOUNTPOINT
+#                         the Debian guest: one more disk, ext4 or xfs, on
+#                         virtio, sata, scsi (virtio-scsi) or nvme, mounted
+#                         at MOUNTPOINT through /etc/fstab (a dump disk at
+#                         /var/crash, a separate /var) before the service
+#                         starts (scripts/debian-guest.sh, debian_disks)
 #   step PLAN-LINE        a line of the guest plan (see tests/guest/init and,
 #                         for the Debian guest, tests/guest-debian/oopslimit-test-run)
 # Reading another scenario's dump instead of booting (it is run first when
@@ -150,8 +156,16 @@ scenario_validate() {
 				boots=$((boots + 1)) ;;
 			*) die "$f:$n: the ${guest:-busybox} guest boots kernel ${guest:+stock}${guest:-limits or baseline}, not '$rest'" ;;
 			esac ;;
-		memory | disk)
+		memory)
 			[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'" ;;
+		disk)
+			if [ "${guest:-busybox}" = debian ]; then
+				[[ $rest =~ ^[1-9][0-9]*[MG]\ (ext4|xfs)\ (virtio|sata|scsi|nvme)\ /[^[:space:]]*$ ]] ||
+					die "$f:$n: the Debian guest's disk is SIZE ext4|xfs virtio|sata|scsi|nvme MOUNTPOINT, not '$rest'"
+				[ "${rest##* }" != / ] || die "$f:$n: the root file system is the image's own"
+			else
+				[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'"
+			fi ;;
 		kdump)
 			ol_conf_known_key "${rest%% *}" || die "$f:$n: unknown kdump.conf key '${rest%% *}'"
 			ol_conf_check "${rest%% *}" "${rest#* }" || die "$f:$n: $ol_error" ;;
@@ -390,7 +404,7 @@ dump_dirs() {
 # boot_debian FILE DIR: the Debian guest, as the scenario says; sets rc.
 boot_debian() {
 	local f=$1 dir=$2 key rest t0 arg
-	local debian_crashkernel='' debian_append='' debian_mem=1G debian_timeout=900
+	local debian_crashkernel='' debian_append='' debian_mem=1G debian_timeout=900 debian_disks=()
 	: >"$dir/steps"
 	: >"$dir/kdump.add"
 	while read -r key rest; do
@@ -404,6 +418,7 @@ boot_debian() {
 			done ;;
 		timeout) debian_timeout=$rest ;;
 		memory) debian_mem=$rest ;;
+		disk) debian_disks+=("$rest") ;;
 		step) printf '%s\n' "$rest" >>"$dir/steps" ;;
 		kdump) printf '%s\n' "$rest" >>"$dir/kdump.add" ;;
 		esac
