@@ -1,6 +1,6 @@
 # oopslimit: see README.md.
 .PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext recorder check test check-series \
-	deb fuzz clean-cache
+	deb fuzz matrix clean-cache
 
 all: kernel initramfs capture-initramfs crash-ext recorder
 
@@ -51,6 +51,13 @@ check: deps
 # oops-limit" runs those scenarios alone.
 test: deps
 	$(if $(SCENARIOS),OOPSLIMIT_SCENARIOS_ONLY=1) tests/run.sh $(SCENARIOS)
+
+# The reader matrix: each Debian release's stock kernel (scripts/debian-releases)
+# booted, dumped and read by the recorder, crash --minimal, crash and drgn with
+# its -dbg vmlinux (large downloads), into bench/matrix.md.  SUITES="trixie sid"
+# picks some.
+matrix: deps
+	scripts/matrix.sh $(SUITES)
 
 # Slow (a build per patch): proves each patch in patches/series builds alone.
 check-series: deps

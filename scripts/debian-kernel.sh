@@ -51,7 +51,7 @@ apt_opts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o Dir::Etc::sourcepart
 exec 9>"$aptdir/lock"
 flock 9
 # the lists once a day
-if [ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*_Packages' -mmin -1440 2>/dev/null)" ]; then
+if [ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
 	say "reading the $suite package lists"
 	apt-get "${apt_opts[@]}" -q update >"$aptdir/update.log" 2>&1 ||
 		die "apt-get update for $suite failed: $(grep -m1 -E '^(E|Err):' "$aptdir/update.log" || tail -n 1 "$aptdir/update.log")"
