@@ -36,17 +36,31 @@ found=0
 for f in "${files[@]}"; do
 	case $f in
 	*.c | *.h) lang=c ;;
+	*.py) lang=py ;;
 	*) lang=script ;;
 	esac
 	awk -v lang="$lang" -v name="${f#"$top"/}" '
+		# A fixed /tmp name written to: in C or Python any such literal
+		# (it is there to be opened), in a script one a redirection or a
+		# writing command names; a mention (a value, a message) is not.
+		function fixed_tmp(l, lang,    p) {
+			p = "(\\/var)?\\/tmp\\/[A-Za-z0-9_.-]"
+			if (l ~ "\\/tmp\\/[A-Za-z0-9_.-]*XXXXXX")
+				return 0
+			if (lang == "c")
+				return l ~ ("\"" p)
+			if (lang == "py")
+				return l ~ ("[\"\x27]" p)
+			return l ~ ("(>|>>|\\|[ \t]*tee([ \t]+-a)?|(^|[ \t;(])(touch|cp|mv|install|ln)[ \t].*)[ \t]*[\"\x27]?" p)
+		}
 		{ line = $0 }
 		lang == "c" && (line ~ /^[ \t]*(\/\*|\*|\/\/)/) { next }
-		lang == "script" && (line ~ /^[ \t]*#/) { next }
+		lang != "c" && (line ~ /^[ \t]*#/) { next }
 		{
 			why = ""
 			if (line ~ /\.(tmp|temp|new|part|partial)(["'"'"' \t)\/};:]|$)/)
 				why = "a fixed temporary name (use mktemp / mkstemp beside the file)"
-			else if (line ~ /(^|[^A-Za-z0-9_.$])(\/var)?\/tmp\/[A-Za-z0-9_.-]/ && line !~ /\/tmp\/[A-Za-z0-9_.-]*XXXXXX/)
+			else if (fixed_tmp(line, lang))
 				why = "a fixed name under /tmp (use mktemp)"
 			else if (lang == "c" && line ~ /(^|[^A-Za-z0-9_])(tmpnam|tempnam|mktemp)[ \t]*\(/)
 				why = "tmpnam/tempnam/mktemp(3) name a file without creating it (use mkstemp)"

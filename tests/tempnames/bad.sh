@@ -5,3 +5,4 @@ sort </tmp/list >/tmp/sorted
 # a comment: x.tmp and /tmp/y are fine here
 m=$(mktemp "$f.tmp.XXXXXX")
 rm -f "$f".tmp.*
+expect_refused /tmp/crash "a value naming /tmp, not a file written"
