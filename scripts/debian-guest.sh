@@ -23,7 +23,7 @@
 #     debian_timeout (seconds for the whole run, default 900),
 #     debian_append (more kernel command line), debian_disks (an array of
 #     "SIZE FSTYPE BUS MOUNTPOINT": more disks, each one file system made
-#     here (ext4 or xfs, labelled oopslimit-diskN), on BUS (virtio, sata,
+#     here (ext4 or xfs, labelled oldiskN), on BUS (virtio, sata,
 #     scsi, nvme; see qemu-run.sh -E), which the guest mounts at MOUNTPOINT
 #     through /etc/fstab before oopslimit-kdump.service starts, a MOUNTPOINT
 #     that holds files getting a copy of them first, as when /var moves to
@@ -62,12 +62,12 @@ debian_guest_run() {
 		read -r size fstype bus mp <<<"$spec"
 		truncate -s "$size" "$dir/disk$n.img"
 		case $fstype in
-		ext4) mkfs.ext4 -q -F -L "oopslimit-disk$n" "$dir/disk$n.img" ;;
-		xfs) mkfs.xfs -q -f -L "oopslimit-disk$n" "$dir/disk$n.img" ;;
+		ext4) mkfs.ext4 -q -F -L "oldisk$n" "$dir/disk$n.img" >"$dir/mkfs.log" 2>&1 ;;
+		xfs) mkfs.xfs -q -f -L "oldisk$n" "$dir/disk$n.img" >"$dir/mkfs.log" 2>&1 ;;
 		*) die "a disk's file system is ext4 or xfs, not '$fstype'" ;;
 		esac || die "mkfs.$fstype failed for $dir/disk$n.img"
 		extra+=(-E "$dir/disk$n.img,$bus")
-		printf 'LABEL=oopslimit-disk%s %s %s defaults 0 2\n' "$n" "$mp" "$fstype" >>"$dir/fstab.add"
+		printf 'LABEL=oldisk%s %s %s defaults 0 2\n' "$n" "$mp" "$fstype" >>"$dir/fstab.add"
 	done
 	[ ! -e "$dir/fstab.add" ] || fw+=(-F "fstab=$dir/fstab.add")
 	# The KVM probe boots the project's busybox guest; this kernel cannot
