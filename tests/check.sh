@@ -66,6 +66,24 @@ static_checks() {
 		result FAIL "shellcheck"
 	fi
 
+	# The README's command lines, run (tests/readme.sh): crash's and the
+	# loader's arguments as a reader would copy them.
+	if out=$("$OOPSLIMIT_TOP/tests/readme.sh" 2>&1); then
+		result OK "README's command lines run: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "README's command lines run"
+	fi
+
+	# The loader's "target auto": the file system that holds the dump path
+	# and the directory within it, from mount tables (tests/unit/mountinfo).
+	if out=$("$OOPSLIMIT_TOP/tests/unit/auto-target.sh" 2>&1); then
+		result OK "target auto: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "target auto: the file system and directory that hold the dump path"
+	fi
+
 	# The unit tests: each with all of common/ and crash-ext's plain C part.
 	for u in "$OOPSLIMIT_TOP"/tests/unit/*-test.c; do
 		local base=${u##*/}
