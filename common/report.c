@@ -11,7 +11,8 @@
 #include "report.h"
 
 const struct ol_var_info ol_vars[OL_NVARS] = {
-#define OL_VAR(id, key, symbol, file, size, sysctl) [OL_V_##id] = { key, symbol, file, size, sysctl },
+#define OL_VAR(id, key, symbol, file, size, sysctl, range) \
+	[OL_V_##id] = { key, symbol, file, size, sysctl, range },
 #include "vars.def"
 #undef OL_VAR
 };
@@ -124,8 +125,15 @@ static bool have(const struct ol_report *r, enum ol_var_id id)
 
 bool ol_report_no_limits(const struct ol_report *r)
 {
-	return !r->var[OL_V_OOPS_COUNT].found && !r->var[OL_V_OOPS_LIMIT].found &&
-	       !r->var[OL_V_WARN_COUNT].found && !r->var[OL_V_WARN_LIMIT].found;
+	static const enum ol_var_id limits[] = {
+		OL_V_OOPS_COUNT, OL_V_OOPS_LIMIT, OL_V_WARN_COUNT, OL_V_WARN_LIMIT,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+		if (r->var[limits[i]].found || r->var[limits[i]].rejected)
+			return false;
+	return true;
 }
 
 bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom)
@@ -138,7 +146,7 @@ bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom)
 
 void ol_taint_letters(uint64_t mask, char *buf, size_t len)
 {
-	static const char letters[] = "PFSRMBUDAWCIOELKXTN";
+	static const char letters[] = "PFSRMBUDAWCIOELKXTNJ";
 	size_t n = 0;
 	unsigned int bit;
 
@@ -172,6 +180,268 @@ bool ol_report_drift(const struct ol_report *r, enum ol_var_id id)
 	return r->var[id].value != log->policy[id];
 }
 
+/* ---- where a variable is: the lookups must agree -------------------------- */
+
+static const char *lookup_name(enum ol_source src)
+{
+	switch (src) {
+	case OL_SRC_DEBUGINFO:
+		return "the vmlinux";
+	case OL_SRC_VMCOREINFO:
+		return "VMCOREINFO";
+	case OL_SRC_VMCOREINFO_MEM:
+		return "VMCOREINFO in kernel memory";
+	case OL_SRC_KALLSYMS:
+		return "kallsyms";
+	case OL_SRC_LOG:
+		return "the log";
+	case OL_SRC_NONE:
+		break;
+	}
+	return "nothing";
+}
+
+#define OL_LOOKUPS 8
+
+void ol_var_locate(struct ol_report *r, enum ol_var_id id, const struct ol_lookup *l, size_t n)
+{
+	struct ol_var *v = &r->var[id];
+	const struct ol_lookup *use[OL_LOOKUPS];
+	const char *key = ol_vars[id].key;
+	size_t m = 0, i, j, best = 0, best_n = 0, len, dropped = 0;
+
+	for (i = 0; i < n && m < OL_LOOKUPS; i++) {
+		if (l[i].source == OL_SRC_DEBUGINFO && r->symbols_mismatch)
+			dropped++;
+		else
+			use[m++] = &l[i];
+	}
+	if (m == 0) {
+		if (dropped) {
+			v->rejected = true;
+			ol_note(r, "%s: not used: only the vmlinux, which does not fit the dump, gives its "
+				"address", key);
+		}
+		return;
+	}
+	for (i = 0; i < m; i++) {
+		size_t k = 0;
+
+		for (j = 0; j < m; j++)
+			k += use[j]->addr == use[i]->addr;
+		if (k > best_n) {
+			best_n = k;
+			best = i;
+		}
+	}
+	if (best_n < m && !(best_n >= 2 && best_n == m - 1)) {
+		/* two against one is a majority; one against one is not */
+		char says[OL_NOTE];
+
+		len = 0;
+		says[0] = '\0';
+		for (i = 0; i < m && len < sizeof(says); i++)
+			len += (size_t)snprintf(says + len, sizeof(says) - len, "%s%s at %llx", i ? ", " : "",
+						lookup_name(use[i]->source),
+						(unsigned long long)use[i]->addr);
+		v->found = false;
+		v->read = false;
+		v->rejected = true;
+		ol_note(r, "%s: not used: its lookups disagree (%s)", key, says);
+		return;
+	}
+	v->found = true;
+	v->addr = use[best]->addr;
+	v->source = use[best]->source;
+	snprintf(v->how, sizeof(v->how), "%s", use[best]->how);
+	for (i = 0, j = 0; i < m; i++) {
+		if (i == best || use[i]->addr != v->addr)
+			continue;
+		len = strlen(v->how);
+		snprintf(v->how + len, sizeof(v->how) - len, "%s%s", j++ ? " and " : ", ",
+			 lookup_name(use[i]->source));
+	}
+	if (j) {
+		len = strlen(v->how);
+		snprintf(v->how + len, sizeof(v->how) - len, " %s", j == 1 ? "agrees" : "agree");
+	}
+	for (i = 0; i < m; i++)
+		if (use[i]->addr != v->addr)
+			ol_note(r, "%s: %s has it at %llx, the others at %llx (used)", key,
+				lookup_name(use[i]->source), (unsigned long long)use[i]->addr,
+				(unsigned long long)v->addr);
+}
+
+/* ---- checks before a value is a fact ----------------------------------------- */
+
+static void reject(struct ol_report *r, enum ol_var_id id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void reject(struct ol_report *r, enum ol_var_id id, const char *fmt, ...)
+{
+	struct ol_var *v = &r->var[id];
+	char why[OL_NOTE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ol_note(r, "%s: %llu read, not used: %s", ol_vars[id].key, (unsigned long long)v->value, why);
+	v->read = false;
+	v->rejected = true;
+}
+
+/* A value read from the dump (not implied by the log), still trusted. */
+static bool checkable(const struct ol_report *r, enum ol_var_id id)
+{
+	return r->var[id].read && r->var[id].source != OL_SRC_LOG;
+}
+
+/* vars.def's range: false with why when the value cannot be the variable's. */
+static bool in_range(enum ol_var_id id, uint64_t v, char *why, size_t len)
+{
+	const struct ol_range *rg = &ol_vars[id].range;
+
+	if (rg->kind == OL_R_TAINTS && (v & ~rg->max)) {
+		snprintf(why, len, "bits 0x%llx are no taint flag", (unsigned long long)(v & ~rg->max));
+		return false;
+	}
+	if (rg->kind == OL_R_MAX && v > rg->max) {
+		if (rg->max == 1)
+			snprintf(why, len, "it is 0 or 1");
+		else
+			snprintf(why, len, "it is at most %llu", rg->max);
+		return false;
+	}
+	return true;
+}
+
+/* The counts against the log: what it shows happened, and the limit its panic message printed. */
+static void check_log(struct ol_report *r)
+{
+	const struct ol_log *log = &r->log;
+	uint64_t lo, v;
+	int i;
+
+	if (r->live || !r->log_read || r->log_unreliable)
+		return;
+	/*
+	 * __die() numbers every oops since boot ("[#N]"), and every oops but
+	 * one that panics (panic_on_oops, in interrupt) goes on to count in
+	 * make_task_dead(); a second CPU's oops may be cut short by the panic.
+	 */
+	if (checkable(r, OL_V_OOPS_COUNT)) {
+		v = r->var[OL_V_OOPS_COUNT].value;
+		if (log->oopses && v > log->last_die)
+			reject(r, OL_V_OOPS_COUNT, "the log's last oops is [#%lu]", log->last_die);
+		else if (log->oopses && v + 2 < log->last_die)
+			reject(r, OL_V_OOPS_COUNT, "the log shows oops [#%lu]", log->last_die);
+		else if (!log->oopses && !r->log_wrapped && v)
+			reject(r, OL_V_OOPS_COUNT, "the whole log since boot has no oops");
+	}
+	/*
+	 * Every warning report counts in check_panic_on_warn() but one that
+	 * panics there, KASAN's in multi-shot mode, and one cut short by the
+	 * panic; a log that starts at boot shows every one that counted.
+	 */
+	if (checkable(r, OL_V_WARN_COUNT)) {
+		v = r->var[OL_V_WARN_COUNT].value;
+		lo = log->warnings > log->kasan + 2 ? log->warnings - log->kasan - 2 : 0;
+		if (v < lo)
+			reject(r, OL_V_WARN_COUNT, "the log shows %lu warnings", log->warnings);
+		else if (!r->log_wrapped && v > log->warnings)
+			reject(r, OL_V_WARN_COUNT, "the whole log since boot shows %lu warning%s", log->warnings,
+			       log->warnings == 1 ? "" : "s");
+	}
+	/* taint is never cleared: the mask holds every flag the log showed set */
+	if (checkable(r, OL_V_TAINTED_MASK) &&
+	    (r->var[OL_V_TAINTED_MASK].value & log->taint_seen) != log->taint_seen) {
+		char letters[OL_TAINT_BITS + 1];
+
+		ol_taint_letters(log->taint_seen & ~r->var[OL_V_TAINTED_MASK].value, letters, sizeof(letters));
+		reject(r, OL_V_TAINTED_MASK, "the log showed the kernel tainted %s", letters);
+	}
+	/* the limit that panicked is the one the message printed, and its count reached it */
+	for (i = 0; i < 2 && log->have_limit; i++) {
+		enum ol_var_id limit = i ? OL_V_WARN_LIMIT : OL_V_OOPS_LIMIT;
+		enum ol_var_id count = i ? OL_V_WARN_COUNT : OL_V_OOPS_COUNT;
+
+		enum ol_var_id other = i ? OL_V_OOPS_LIMIT : OL_V_WARN_LIMIT;
+
+		if (log->setting != limit)
+			continue;
+		if (checkable(r, limit) && r->var[limit].value != log->limit) {
+			reject(r, limit, "the panic message says %s is %lu", ol_vars[limit].sysctl, log->limit);
+			/* the other limit holding this one's value: their addresses are exchanged */
+			if (checkable(r, other) && r->var[other].value == log->limit)
+				reject(r, other, "it holds the %s the panic message gives, which %s lacks",
+				       ol_vars[limit].key, ol_vars[limit].key);
+		}
+		if (checkable(r, count) && r->var[count].value < log->limit)
+			reject(r, count, "the panic message says it reached %s %lu", ol_vars[limit].key,
+			       log->limit);
+	}
+}
+
+void ol_report_check(struct ol_report *r)
+{
+	bool bad[OL_NVARS] = { false };
+	char why[OL_NOTE];
+	int i, j;
+
+	if (r->memory_damaged) {
+		/* one note: the counters first, as vars.def lists them */
+		char names[OL_NOTE];
+		size_t len = 0;
+
+		names[0] = '\0';
+		for (i = 0; i < OL_NVARS; i++) {
+			if (!checkable(r, (enum ol_var_id)i))
+				continue;
+			if (len < sizeof(names))
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+							ol_vars[i].key);
+			r->var[i].read = false;
+			r->var[i].rejected = true;
+		}
+		if (names[0])
+			ol_note(r, "not used, the dump's pages not being what they should (its own log does "
+				"not decode): %s", names);
+	}
+	for (i = 0; i < OL_NVARS; i++) {
+		if (!checkable(r, (enum ol_var_id)i) ||
+		    in_range((enum ol_var_id)i, r->var[i].value, why, sizeof(why)))
+			continue;
+		reject(r, (enum ol_var_id)i, "%s", why);
+		bad[i] = true;
+	}
+	/* a value no variable can hold: its page is damaged, and every value on it suspect */
+	for (i = 0; i < OL_NVARS; i++) {
+		for (j = 0; j < OL_NVARS && bad[i]; j++) {
+			if (j == i || !checkable(r, (enum ol_var_id)j) ||
+			    r->var[j].addr >> 12 != r->var[i].addr >> 12)
+				continue;
+			reject(r, (enum ol_var_id)j, "it shares its page with %s, whose value is impossible",
+			       ol_vars[i].key);
+		}
+	}
+	check_log(r);
+	if (!have(r, OL_V_TAINTED_MASK))
+		r->have_taint = false;
+	/*
+	 * A setting other than the one applied: changed at run time, or read
+	 * from a damaged page; only the panic message printing it tells which.
+	 */
+	for (i = 0; i < OL_NVARS; i++) {
+		if (!ol_report_drift(r, (enum ol_var_id)i) ||
+		    (r->log.have_limit && r->log.setting == i && r->log.limit == r->var[i].value))
+			continue;
+		ol_note(r, "%s: %llu in the dump, %llu as oopslimit-kdump applied it: changed at run time, "
+			"or the dump is damaged there", ol_vars[i].key, (unsigned long long)r->var[i].value,
+			r->log.policy[i]);
+	}
+}
+
 /* ---- judging ------------------------------------------------------------- */
 
 static void set_evidence(struct ol_report *r, int consistent, const char *fmt, ...)
@@ -194,7 +464,8 @@ static void check_limit(struct ol_report *r, enum ol_var_id count_id, enum ol_va
 	const char *count = ol_vars[count_id].key, *limit = ol_vars[limit_id].key;
 
 	if (!c->read || !l->read) {
-		set_evidence(r, -1, "%s could not be read", !c->read ? count : limit);
+		set_evidence(r, -1, "%s %s", !c->read ? count : limit,
+			     (!c->read ? c : l)->rejected ? "is not trusted (see the notes)" : "could not be read");
 		return;
 	}
 	if (c->source == OL_SRC_LOG || l->source == OL_SRC_LOG) {
@@ -224,7 +495,9 @@ static void check_setting(struct ol_report *r)
 	const struct ol_var *unrec = &r->var[OL_V_PANIC_ON_UNRECOVERED_NMI];
 	const char *key = ol_vars[r->setting].key;
 
-	if (!v->found && !v->read) {
+	if (v->rejected) {
+		set_evidence(r, -1, "%s is not trusted (see the notes)", key);
+	} else if (!v->found && !v->read) {
 		set_evidence(r, -1, "this kernel has no %s", key);
 	} else if (!v->read) {
 		set_evidence(r, -1, "%s could not be read", key);
@@ -255,8 +528,10 @@ static void check_setting(struct ol_report *r)
 void ol_report_judge(struct ol_report *r)
 {
 	struct ol_log *log = &r->log;
-	int pov = have(r, OL_V_PANIC_ON_OOPS) ? (int)r->var[OL_V_PANIC_ON_OOPS].value : -1;
+	int pov;
 
+	ol_report_check(r);
+	pov = have(r, OL_V_PANIC_ON_OOPS) ? (int)r->var[OL_V_PANIC_ON_OOPS].value : -1;
 	r->setting = OL_V_NONE;
 	r->detail[0] = '\0';
 	set_evidence(r, -1, "%s", "");
@@ -319,7 +594,9 @@ static void print_plain(FILE *f, const struct ol_report *r, enum ol_var_id id)
 {
 	const struct ol_var *v = &r->var[id];
 
-	if (!v->found && !v->read)
+	if (v->rejected)
+		fprintf(f, "unknown (not trusted: see NOTE)");
+	else if (!v->found && !v->read)
 		fprintf(f, "not in this kernel");
 	else if (!v->read)
 		fprintf(f, "unreadable (at %llx)", (unsigned long long)v->addr);

@@ -49,6 +49,15 @@ struct ol_var {
 	uint64_t value;
 	enum ol_source source;
 	char how[96];		/* how it was found, for people: "exit.c, VMCOREINFO agrees" */
+	bool rejected;		/* its lookups disagree, or its value failed a check
+				   (ol_report_check): null, a note says why */
+};
+
+/* One way a reader found a variable's address, for ol_var_locate(). */
+struct ol_lookup {
+	enum ol_source source;
+	uint64_t addr;
+	char how[64];		/* "exit.c", "SYMBOL(oops_count) in VMCOREINFO" */
 };
 
 /* What saving the dump did: the recorder in the capture kernel knows. */
@@ -81,6 +90,11 @@ struct ol_report {
 	uint64_t crash_time;	/* its value, seconds since the epoch */
 
 	struct ol_var var[OL_NVARS];
+	bool symbols_mismatch;	/* the reader's symbol file does not fit the dump (a note
+				   says how): no address from it is used */
+	bool memory_damaged;	/* the dump's own log read but did not decode: its pages
+				   hold what they cannot (a damaged page bitmap), so no
+				   value read from it is a fact */
 	char taint[40];		/* letters of the set taint bits, from the dump's table if read */
 	bool have_taint;
 
@@ -116,6 +130,25 @@ void ol_note(struct ol_report *r, const char *fmt, ...) __attribute__((format(pr
 struct ol_var *ol_var_by_key(struct ol_report *r, const char *key);
 
 /*
+ * Where variable id is, from the n ways the reader found it (in the order it
+ * trusts them; debuginfo ones are dropped when symbols_mismatch is set).
+ * One lookup, or lookups that agree: found there.  Lookups that disagree:
+ * the address most of them give when only one dissents from at least two
+ * (the dissent is a note), else none is trusted: rejected, with a note.
+ * The reader then reads the value at v->addr when v->found.
+ */
+void ol_var_locate(struct ol_report *r, enum ol_var_id id, const struct ol_lookup *l, size_t n);
+
+/*
+ * The checks a value must pass before it is reported as fact: its range
+ * (vars.def), the log (oopses and warnings seen, the limit the panic message
+ * printed), and its page (a value on the page of one that failed is not
+ * trusted either).  A value that fails is rejected: null, with a note.
+ * ol_report_judge() calls it first; call it directly only to test it.
+ */
+void ol_report_check(struct ol_report *r);
+
+/*
  * Feeds one line of the kernel log, oldest first, as dmesg, vmcore-dmesg or
  * crash's "log" print it ("[    1.234567] text"; a line without a stamp
  * continues the record before it, indented by the stamp's width).  The first
@@ -134,7 +167,7 @@ bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom);
 
 /*
  * Letters of the taint bits set in mask, in bit order, from Linux 6.1's
- * taint table ("PFSRMBUDAWCIOELKXTN"), for when the dump's own taint_flags
+ * taint table ("PFSRMBUDAWCIOELKXTN", and 6.15's J), for when the dump's own taint_flags
  * cannot be read.  Bits beyond the table print as '?'.
  */
 void ol_taint_letters(uint64_t mask, char *buf, size_t len);

@@ -5,17 +5,35 @@
 
 enum ol_var_id {
 	OL_V_NONE = -1,
-#define OL_VAR(id, key, symbol, file, size, sysctl) OL_V_##id,
+#define OL_VAR(id, key, symbol, file, size, sysctl, range) OL_V_##id,
 #include "vars.def"
 #undef OL_VAR
 	OL_NVARS,
 };
+
+/*
+ * The values a variable can hold (vars.def's range column): up to max, or,
+ * for a taint mask, only the bits the kernel knows (TAINT_FLAGS_COUNT: 19
+ * in 6.1, 20 since TAINT_FWCTL in 6.15).
+ */
+enum ol_range_kind { OL_R_MAX, OL_R_TAINTS };
+struct ol_range {
+	enum ol_range_kind kind;
+	unsigned long long max;
+};
+#define OL_TAINT_BITS 20
+#define OL_BOOL { OL_R_MAX, 1 }
+#define OL_COUNT { OL_R_MAX, 0x7fffffffULL }
+#define OL_UINT { OL_R_MAX, 0xffffffffULL }
+#define OL_UPTO(n) { OL_R_MAX, (n) }
+#define OL_TAINTS { OL_R_TAINTS, (1ULL << OL_TAINT_BITS) - 1 }
 
 /* What vars.def says of one variable. */
 struct ol_var_info {
 	const char *key, *symbol, *file;
 	unsigned int size;
 	const char *sysctl;
+	struct ol_range range;
 };
 extern const struct ol_var_info ol_vars[OL_NVARS];
 

@@ -359,6 +359,8 @@ static bool take_report(struct ol_log *log, const char *s, size_t len)
 		if (!starts(s, len, reports[i].prefix))
 			continue;
 		log->warnings++;
+		if (strcmp(reports[i].origin, "KASAN") == 0)
+			log->kasan++;
 		log->have_warning = true;
 		ol_copy(log->warn_origin, sizeof(log->warn_origin), reports[i].origin,
 			  strlen(reports[i].origin));
@@ -419,6 +421,25 @@ static bool take_oops(struct ol_log *log, const char *s, size_t len)
 	return true;
 }
 
+/*
+ * "CPU: 0 PID: 121 Comm: provoke Tainted: G        W          6.1.192 #1":
+ * print_tainted() gives a column for each taint flag, its letter when set
+ * ('G' is P's "not set"), up to the release, which starts with a digit.
+ */
+static void take_tainted(struct ol_log *log, const char *s, size_t len)
+{
+	static const char letters[] = "PFSRMBUDAWCIOELKXTNJ";
+	const char *p = find(s, len, " Tainted: "), *end = s + len, *l;
+	unsigned long long mask = 0;
+
+	if (!p || !starts(s, len, "CPU: "))
+		return;
+	for (p += 10; p < end && (*p == ' ' || (*p >= 'A' && *p <= 'Z')); p++)
+		if (*p != 'G' && *p != ' ' && (l = strchr(letters, *p)))
+			mask |= 1ULL << (l - letters);
+	log->taint_seen = mask;
+}
+
 /* "oopslimit: policy applied: oops_limit=10000 warn_limit=3": KEY=VALUE words of vars.def keys. */
 static void take_policy(struct ol_log *log, const char *s, size_t len)
 {
@@ -477,6 +498,8 @@ void ol_log_line(struct ol_log *log, const char *line)
 	} else if (starts(s, len, "sysrq: Trigger a crash")) {
 		log->sysrq_crash = true;
 		log->last_is_oops = false;
+	} else if (starts(s, len, "CPU: ") && (take_tainted(log, s, len), false)) {
+		;
 	} else if (log->last_is_oops && starts(s, len, "CPU: ") && log->last_oops_pid < 0) {
 		const char *pid = find(s, len, " PID: ");
 		unsigned long v;

@@ -40,6 +40,9 @@ struct ol_log {
 	unsigned long limit;	/* the limit printed in an *_limit panic */
 
 	unsigned long warnings;	/* warning reports seen (WARNING:, UBSAN:, ...) */
+	unsigned long kasan;	/* of those, KASAN's: in multi-shot mode they do not count */
+	unsigned long long taint_seen;	/* the taint bits of the last "Tainted:" line (dump_stack's):
+					   taint is never cleared, so the mask holds them all */
 	unsigned long oopses;	/* oops headers seen ("...: 0002 [#3] ...") */
 	unsigned long last_die;	/* N of the last "[#N]": oopses since boot */
 	char first_oops[OL_TEXT];	/* what crash's "sys" calls the panic */

@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const names[] = {
-#define OL_VAR(id, key, symbol, file, size, sysctl) symbol,
+#define OL_VAR(id, key, symbol, file, size, sysctl, range) symbol,
 #include "../../common/vars.def"
 #undef OL_VAR
 	"_stext", "prb",

@@ -32,7 +32,7 @@ static const struct {
 	const char *symbol;
 	unsigned int size;
 } vars[] = {
-#define OL_VAR(id, key, symbol, file, size, sysctl) { symbol, size },
+#define OL_VAR(id, key, symbol, file, size, sysctl, range) { symbol, size },
 #include "../../common/vars.def"
 #undef OL_VAR
 };

@@ -14,6 +14,7 @@
 static void set(struct ol_report *r, enum ol_var_id id, uint64_t value)
 {
 	r->var[id].found = r->var[id].read = true;
+	r->var[id].rejected = false;
 	r->var[id].addr = 0xffffffff81000000ULL + 8 * (uint64_t)id;
 	r->var[id].value = value;
 	r->var[id].source = OL_SRC_VMCOREINFO;
@@ -85,6 +86,11 @@ static const char *const oops_log[] = {
 	"[    1.100000] Oops: 0002 [#1] SMP",
 	"[    1.200000] Oops: 0002 [#5] SMP",
 	"[    1.300000] Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 5)",
+	NULL,
+};
+
+static const char *const cut_limit_log[] = {
+	"[    1.300000] Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is x)",
 	NULL,
 };
 
@@ -162,6 +168,8 @@ static void test_oops_limit(void)
 	   "json: the same facts");
 	free(out);
 
+	/* a message whose number is cut, a log without oopses: only the dump to go by */
+	make(&r, cut_limit_log);
 	set(&r, OL_V_OOPS_COUNT, 3);
 	ol_report_judge(&r);
 	out = text_of(&r, false);
@@ -169,18 +177,32 @@ static void test_oops_limit(void)
 	   "oops_limit panic with 3 of 5: inconsistent, says why");
 	ok(has(out, "(headroom 2: the 2nd oops from now panics)"), "text: headroom with its ordinal");
 	free(out);
-
-	set(&r, OL_V_OOPS_COUNT, 6);
-	set(&r, OL_V_OOPS_LIMIT, 6);
-	ol_report_judge(&r);
-	ok(r.consistent == 0 && has(r.evidence, "message says oops_limit 5, the dump 6"),
-	   "the message and the dump disagree on the limit: inconsistent");
-
 	set(&r, OL_V_OOPS_LIMIT, 0);
 	ol_report_judge(&r);
 	ok(r.consistent == 0 && has(r.evidence, "oops_limit is 0"), "a limit of 0 cannot have panicked");
 
-	set(&r, OL_V_OOPS_LIMIT, 5);
+	/* the message printed the limit: a count below it, another limit, are damage */
+	make(&r, oops_log);
+	set(&r, OL_V_OOPS_COUNT, 3);
+	ol_report_judge(&r);
+	out = text_of(&r, false);
+	ok(r.consistent == -1 && r.var[OL_V_OOPS_COUNT].rejected &&
+	   has(out, "   OOPS_COUNT: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "   CONSISTENT: unknown (oops_count is not trusted (see the notes))\n") &&
+	   has(out, "         NOTE: oops_count: 3 read, not used: the panic message says it reached oops_limit 5\n"),
+	   "oops_limit panic at [#5] with oops_count 3: not used, unknown, a note says why");
+	free(out);
+	set(&r, OL_V_OOPS_COUNT, 6);
+	set(&r, OL_V_OOPS_LIMIT, 6);
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && r.var[OL_V_OOPS_LIMIT].rejected && r.var[OL_V_OOPS_COUNT].rejected,
+	   "the message says limit 5 at [#5], the dump 6 of 6: neither used, unknown");
+	make(&r, oops_log);
+	set(&r, OL_V_OOPS_LIMIT, 0);
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && r.var[OL_V_OOPS_LIMIT].rejected, "a limit of 0 against the message's 5: not used");
+
+	make(&r, oops_log);
 	r.var[OL_V_OOPS_COUNT].read = false;
 	ol_report_judge(&r);
 	out = text_of(&r, true);
@@ -434,6 +456,191 @@ static void test_odd(void)
 	   "notes: bounded, the last says more were dropped");
 }
 
+/* The checks a value passes before it is a fact (issue 21). */
+static void test_checks(void)
+{
+	static const char *const sysrq[] = {
+		"[    2.000000] oopslimit: policy applied: oops_limit=10000 warn_limit=0 panic_on_oops=0",
+		"[    2.100000] sysrq: Trigger a crash",
+		"[    2.200000] Kernel panic - not syncing: sysrq triggered crash",
+		NULL,
+	};
+	static const char *const warned[] = {
+		"[    0.000000] Linux version 6.1.192",
+		"[    2.000000] oopslimit: policy applied: oops_limit=10000 warn_limit=3",
+		"[    2.100000] WARNING: CPU: 0 PID: 35 at drivers/misc/lkdtm/bugs.c:85 lkdtm_WARNING+0x8/0xb",
+		"[    2.200000] WARNING: CPU: 0 PID: 35 at drivers/misc/lkdtm/bugs.c:85 lkdtm_WARNING+0x8/0xb",
+		"[    2.300000] WARNING: CPU: 0 PID: 35 at drivers/misc/lkdtm/bugs.c:85 lkdtm_WARNING+0x8/0xb",
+		"[    2.400000] Kernel panic - not syncing: kernel: system warned too often (kernel.warn_limit is 3)",
+		NULL,
+	};
+	static const enum ol_var_id page[] = {
+		OL_V_OOPS_COUNT, OL_V_WARN_COUNT, OL_V_PANIC_ON_OOPS, OL_V_PANIC_ON_TAINT, OL_V_TAINTED_MASK,
+	};
+	struct ol_report r;
+	char *out;
+	size_t i;
+
+	/* a damaged page (crash on a Debian dump): impossible values, and plausible ones beside them */
+	make(&r, sysrq);
+	set(&r, OL_V_OOPS_LIMIT, 10000);
+	set(&r, OL_V_OOPS_COUNT, 627);
+	set(&r, OL_V_WARN_COUNT, 353);
+	set(&r, OL_V_PANIC_ON_OOPS, 79);
+	set(&r, OL_V_PANIC_ON_TAINT, 330712481868ULL);
+	set(&r, OL_V_TAINTED_MASK, 0x3fffff00f6ULL);
+	for (i = 0; i < sizeof(page) / sizeof(page[0]); i++)
+		r.var[page[i]].addr = 0xffffffff82a01000ULL + 8 * i;
+	ol_taint_letters(r.var[OL_V_TAINTED_MASK].value, r.taint, sizeof(r.taint));
+	ol_report_judge(&r);
+	save(&r, "damaged-page");
+	out = text_of(&r, false);
+	ok(has(out, "PANIC_ON_OOPS: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "   OOPS_COUNT: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "   WARN_COUNT: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "      TAINTED: unknown (not trusted: see NOTE)\n"),
+	   "a damaged page: the impossible values and the plausible ones on their page, not used");
+	ok(!has(out, "ALSO_SET") && !has(out, "DRIFT") && !has(out, "??"),
+	   "a damaged page: no ALSO_SET, no DRIFT, no taint letters from it");
+	ok(has(out, "NOTE: panic_on_oops: 79 read, not used: it is 0 or 1\n") &&
+	   has(out, "NOTE: panic_on_taint: 330712481868 read, not used: bits 0x4d00000000 are no taint flag\n") &&
+	   has(out, "NOTE: oops_count: 627 read, not used: it shares its page with panic_on_oops"),
+	   "a damaged page: each value's note says why");
+	ok(has(out, "   OOPS_LIMIT: 10000 (headroom unknown: oops_count unreadable)\n"),
+	   "a damaged page: a value elsewhere still stands");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"panic_on_oops\": null") && has(out, "\"oops_count\": null") &&
+	   has(out, "\"panic_on_taint\": null") && has(out, "\"taint\": null") &&
+	   has(out, "\"drift\": []") && has(out, "\"oops_limit\": 10000"),
+	   "json: the same values null, no drift");
+	free(out);
+
+	/* SYMBOL() addresses exchanged: oops_limit reads warn_limit's 3, warn_limit oops_limit's 10000 */
+	make(&r, warned);
+	set(&r, OL_V_OOPS_COUNT, 0);
+	set(&r, OL_V_WARN_COUNT, 3);
+	set(&r, OL_V_OOPS_LIMIT, 3);
+	set(&r, OL_V_WARN_LIMIT, 10000);
+	ol_report_judge(&r);
+	out = text_of(&r, false);
+	ok(r.consistent == -1 && r.var[OL_V_WARN_LIMIT].rejected && r.var[OL_V_OOPS_LIMIT].rejected &&
+	   !has(out, "DRIFT") && has(out, "NOTE: warn_limit: 10000 read, not used: the panic message says "
+				     "kernel.warn_limit is 3\n"),
+	   "limits exchanged: neither used, no drift claimed, unknown");
+	free(out);
+	/* ... and the counts exchanged */
+	make(&r, warned);
+	set(&r, OL_V_OOPS_COUNT, 3);
+	set(&r, OL_V_WARN_COUNT, 0);
+	set(&r, OL_V_WARN_LIMIT, 3);
+	set(&r, OL_V_OOPS_LIMIT, 10000);
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && r.var[OL_V_OOPS_COUNT].rejected && r.var[OL_V_WARN_COUNT].rejected,
+	   "counts exchanged: an oops count with no oops since boot, a warning count below the log's");
+	set(&r, OL_V_OOPS_COUNT, 0);
+	set(&r, OL_V_WARN_COUNT, 2147483647);
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && r.var[OL_V_WARN_COUNT].rejected, "warn_count 2^31 - 1 after 3 warnings since boot: not used");
+	set(&r, OL_V_WARN_COUNT, 3);
+	r.n_notes = 0;
+	ol_report_judge(&r);
+	ok(r.consistent == 1 && r.n_notes == 0, "the undamaged dump passes every check, without a note");
+
+	/* the dump's own log did not decode: its pages are wrong, no value is a fact */
+	make(&r, warned);
+	set(&r, OL_V_WARN_COUNT, 3);
+	set(&r, OL_V_WARN_LIMIT, 3);
+	set(&r, OL_V_OOPS_LIMIT, 10000);
+	r.memory_damaged = true;
+	r.n_notes = 0;
+	ol_report_judge(&r);
+	ok(r.consistent == -1 && r.var[OL_V_WARN_COUNT].rejected && r.var[OL_V_TAINTED_MASK].rejected &&
+	   r.n_notes == 1 && has(r.notes[0], "its own log does not decode): oops_limit, warn_count, warn_limit"),
+	   "memory that does not decode as a log: no value used, one note names them");
+
+	/* two lookups that disagree: neither; two against one: the two */
+	ol_report_init(&r, "crash oopslimit");
+	{
+		struct ol_lookup l[3] = {
+			{ OL_SRC_DEBUGINFO, 0xffffffff81000040ULL, "exit.c" },
+			{ OL_SRC_VMCOREINFO, 0xffffffff81000000ULL, "VMCOREINFO" },
+			{ OL_SRC_KALLSYMS, 0xffffffff81000000ULL, "kallsyms in the dump, type b" },
+		};
+
+		ol_var_locate(&r, OL_V_OOPS_COUNT, l + 1, 1);
+		ok(r.var[OL_V_OOPS_COUNT].found && strcmp(r.var[OL_V_OOPS_COUNT].how, "VMCOREINFO") == 0,
+		   "one lookup: found there");
+		ol_var_locate(&r, OL_V_OOPS_LIMIT, l, 2);
+		ok(!r.var[OL_V_OOPS_LIMIT].found && r.var[OL_V_OOPS_LIMIT].rejected &&
+		   has(r.notes[r.n_notes - 1], "oops_limit: not used: its lookups disagree (the vmlinux at "
+					       "ffffffff81000040, VMCOREINFO at ffffffff81000000)"),
+		   "two lookups that disagree: neither trusted, a note names both");
+		ol_var_locate(&r, OL_V_WARN_COUNT, l, 3);
+		ok(r.var[OL_V_WARN_COUNT].found && r.var[OL_V_WARN_COUNT].addr == 0xffffffff81000000ULL &&
+		   r.var[OL_V_WARN_COUNT].source == OL_SRC_VMCOREINFO &&
+		   strcmp(r.var[OL_V_WARN_COUNT].how, "VMCOREINFO, kallsyms agrees") == 0,
+		   "two against one: the two, with a note");
+		l[0].addr = l[1].addr;
+		ol_var_locate(&r, OL_V_WARN_LIMIT, l, 2);
+		ok(strcmp(r.var[OL_V_WARN_LIMIT].how, "exit.c, VMCOREINFO agrees") == 0 &&
+		   r.var[OL_V_WARN_LIMIT].source == OL_SRC_DEBUGINFO, "two that agree: the first, the other agrees");
+	}
+}
+
+/*
+ * crash with a vmlinux that does not fit the dump (crash --minimal without
+ * --kaslr auto): nothing read through its symbols is printed (issue 19).
+ */
+static void test_mismatched_vmlinux(void)
+{
+	static const char *const lines[] = {
+		"[    2.300000] Kernel panic - not syncing: kernel: system warned too often (kernel.warn_limit is 3)",
+		NULL,
+	};
+	struct ol_report r;
+	struct ol_lookup l = { OL_SRC_DEBUGINFO, 0, "panic.c" };
+	char *out;
+	int i;
+
+	ol_report_init(&r, "crash oopslimit");
+	r.crashed = true;
+	r.symbols_mismatch = true;
+	ol_note(&r, "vmlinux does not match the dump: VMCOREINFO says _stext is at ffffffff9a000000, the vmlinux ffffffff81000000");
+	for (i = 0; i < OL_NVARS; i++) {
+		l.addr = 0xffffffff82000000ULL + 8 * (uint64_t)i;
+		ol_var_locate(&r, (enum ol_var_id)i, &l, 1);
+	}
+	/* VMCOREINFO places one of them: that one is read */
+	l.source = OL_SRC_VMCOREINFO;
+	ol_var_locate(&r, OL_V_OOPS_LIMIT, &l, 1);
+	r.var[OL_V_OOPS_LIMIT].read = true;
+	r.var[OL_V_OOPS_LIMIT].value = 10000;
+	r.var[OL_V_OOPS_LIMIT].rejected = false;
+	for (i = 0; lines[i]; i++)
+		ol_report_log_line(&r, lines[i]);
+	ol_log_done(&r.log);
+	ol_report_judge(&r);
+	save(&r, "mismatched-vmlinux");
+	out = text_of(&r, false);
+	ok(has(out, "   WARN_LIMIT: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "PANIC_ON_WARN: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "      TAINTED: unknown (not trusted: see NOTE)\n") &&
+	   has(out, "   OOPS_LIMIT: 10000 (headroom unknown: oops_count unreadable)\n"),
+	   "mismatched vmlinux: no value read through its symbols, the dump's own still read");
+	ok(!has(out, "ALSO_SET") && !has(out, "LIMITS: none") && !has(out, "SETTING: kernel.warn_limit = 3"),
+	   "mismatched vmlinux: no ALSO_SET, no claim the kernel lacks the limits");
+	ok(has(out, "   CONSISTENT: unknown (warn_count is not trusted (see the notes))\n") &&
+	   has(out, "NOTE: warn_limit: not used: only the vmlinux, which does not fit the dump, gives its address\n"),
+	   "mismatched vmlinux: unknown, and the notes say why");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"warn_limit\": null") && has(out, "\"panic_on_warn\": null") &&
+	   has(out, "\"tainted_mask\": null") && has(out, "\"setting_value\": null") &&
+	   has(out, "\"consistent\": null"), "json: the same nulls");
+	free(out);
+}
+
 static void test_capture(void)
 {
 	struct ol_report r;
@@ -483,5 +690,7 @@ int main(int argc, char **argv)
 	test_policy();
 	test_odd();
 	test_capture();
+	test_checks();
+	test_mismatched_vmlinux();
 	return tap_done();
 }
