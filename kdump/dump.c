@@ -220,17 +220,20 @@ static int cmp_keys(const void *a, const void *b)
  * at '.' into directories, and sets the page size from PAGESIZE.  A key
  * that is a directory of another, an empty part or a PAGESIZE other than
  * 4096 makes its open fail (and 0.5.1 then leaves a dangling context);
- * refuse those here.  The text ends at its first NUL, as the kernel's does.
+ * refuse those here.  libkdumpfile reads the note's every byte, past a NUL
+ * (where our own lookups stop, as the kernel's do): so are these checks,
+ * a NUL in a key is a damaged key, and only NULs that end the text are
+ * let be (0.5.1 read unmapped memory on a key after a NUL that begins with
+ * a '.').
  */
 static int check_vmcoreinfo(const char *text, size_t len, char *err, size_t errlen)
 {
-	const char *nul = memchr(text, '\0', len);
 	char **keys = NULL;
 	size_t nkeys = 0, cap = 0, pos = 0, line = 0, i;
 	int rc = -1;
 
-	if (nul)
-		len = (size_t)(nul - text);
+	while (len && text[len - 1] == '\0')
+		len--;
 	while (pos < len) {
 		const char *s = text + pos, *end = memchr(s, '\n', len - pos), *eq;
 		size_t llen = end ? (size_t)(end - s) : len - pos, klen;

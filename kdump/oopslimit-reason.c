@@ -20,7 +20,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../common/kallsyms.h"
@@ -83,50 +85,51 @@ static void read_value(struct ol_report *r, const struct ol_mem *mem, enum ol_va
 }
 
 /*
- * The variables VMCOREINFO has no SYMBOL() line for (a kernel without our
- * patches: every distribution kernel), through the dump's own kallsyms.
+ * Every variable through the dump's own kallsyms: the only way to those
+ * VMCOREINFO has no SYMBOL() line for (a kernel without our patches:
+ * every distribution kernel), and the second way to the others, which must
+ * agree (a damaged or edited SYMBOL() line reads another variable).  What
+ * kallsyms cannot say matters only for a variable it alone could locate.
  */
-static void find_by_kallsyms(struct ol_dump *d, struct ol_report *r)
+static void find_by_kallsyms(struct ol_dump *d, struct ol_report *r, struct ol_lookup look[][2],
+			     size_t *nlook)
 {
 	struct ol_ksym syms[OL_NVARS];
-	enum ol_var_id ids[OL_NVARS];
 	struct ol_kallsyms_info info;
 	char err[OL_TEXT], why[OL_TEXT], type;
-	size_t n = 0, i;
+	bool needed = false;
+	size_t i;
 	uint64_t addr;
 
 	for (i = 0; i < OL_NVARS; i++) {
-		if (r->var[i].found)
-			continue;
-		memset(&syms[n], 0, sizeof(syms[n]));
-		syms[n].name = ol_vars[i].symbol;
-		ids[n++] = (enum ol_var_id)i;
+		memset(&syms[i], 0, sizeof(syms[i]));
+		syms[i].name = ol_vars[i].symbol;
+		needed |= nlook[i] == 0;
 	}
-	if (n == 0)
-		return;
-	if (ol_kallsyms_find(ol_dump_mem(d), syms, n, &info, err, sizeof(err)) != 0) {
-		ol_note(r, "kallsyms: %s", err);
+	if (ol_kallsyms_find(ol_dump_mem(d), syms, OL_NVARS, &info, err, sizeof(err)) != 0) {
+		if (needed)
+			ol_note(r, "kallsyms: %s", err);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		struct ol_var *v = &r->var[ids[i]];
-
+	for (i = 0; i < OL_NVARS; i++) {
 		if (ol_ksym_pick(&syms[i], &addr, &type, why, sizeof(why)) != 0) {
 			/* a kernel without the variable is no news; a collision is */
-			if (syms[i].found)
+			if (syms[i].found && nlook[i] == 0)
 				ol_note(r, "kallsyms: %s", why);
 			continue;
 		}
-		v->found = true;
-		v->addr = addr;
-		v->source = OL_SRC_KALLSYMS;
-		snprintf(v->how, sizeof(v->how), "kallsyms in the dump, type %c", type);
-		read_value(r, ol_dump_mem(d), ids[i]);
+		look[i][nlook[i]].source = OL_SRC_KALLSYMS;
+		look[i][nlook[i]].addr = addr;
+		snprintf(look[i][nlook[i]].how, sizeof(look[i][nlook[i]].how), "kallsyms in the dump, type %c",
+			 type);
+		nlook[i]++;
 	}
 }
 
 static struct ol_dump *read_dump(const char *path, struct ol_report *r)
 {
+	struct ol_lookup look[OL_NVARS][2];
+	size_t nlook[OL_NVARS] = { 0 };
 	struct ol_dump *d;
 	const char *release;
 	char why[OL_TEXT];
@@ -152,16 +155,20 @@ static struct ol_dump *read_dump(const char *path, struct ol_report *r)
 	if (ol_dump_damage(d)[0])
 		snprintf(r->dump_error, sizeof(r->dump_error), "%s", ol_dump_damage(d));
 	for (i = 0; i < OL_NVARS; i++) {
-		struct ol_var *v = &r->var[i];
+		struct ol_lookup *l = &look[i][0];
 
-		if (ol_dump_symbol(d, ol_vars[i].symbol, &v->addr, why, sizeof(why)) != 0)
+		if (ol_dump_symbol(d, ol_vars[i].symbol, &l->addr, why, sizeof(why)) != 0)
 			continue;
-		v->found = true;
-		v->source = OL_SRC_VMCOREINFO;
-		snprintf(v->how, sizeof(v->how), "SYMBOL(%s) in VMCOREINFO", ol_vars[i].symbol);
-		read_value(r, ol_dump_mem(d), (enum ol_var_id)i);
+		l->source = OL_SRC_VMCOREINFO;
+		snprintf(l->how, sizeof(l->how), "SYMBOL(%s) in VMCOREINFO", ol_vars[i].symbol);
+		nlook[i] = 1;
 	}
-	find_by_kallsyms(d, r);
+	find_by_kallsyms(d, r, look, nlook);
+	for (i = 0; i < OL_NVARS; i++) {
+		ol_var_locate(r, (enum ol_var_id)i, look[i], nlook[i]);
+		if (r->var[i].found)
+			read_value(r, ol_dump_mem(d), (enum ol_var_id)i);
+	}
 	if (r->var[OL_V_TAINTED_MASK].read) {
 		ol_taint_letters(r->var[OL_V_TAINTED_MASK].value, r->taint, sizeof(r->taint));
 		r->have_taint = true;
@@ -188,9 +195,114 @@ static void read_ring(struct ol_dump *d, struct ol_report *r)
 	}
 	if (!res.reliable) {
 		r->log_unreliable = true;
+		/* the ring was there, and its records did not fit together: the pages are wrong */
+		r->memory_damaged = true;
 		snprintf(r->log_trouble, sizeof(r->log_trouble), "the printk ring buffer does not decode reliably: %.190s",
 			 res.why);
 	}
+}
+
+/*
+ * The dump is read in a child process.  ol_dump_open() checks what
+ * libkdumpfile would read unchecked, but a crafted file can still make it
+ * die (a VMCOREINFO note that passes the checks made kdump_open_fdset() of
+ * 0.5.1 read unmapped memory); in a child, that death costs the dump, not
+ * the report.  The child fills the report (the variables, and the ring
+ * buffer when ring is set) and hands it back whole through a pipe: the
+ * struct holds no pointer but to static data, which a fork shares.  The
+ * signals a fault raises are left to kill the child, whatever handler a
+ * sanitizer installed, so its death is the parent's to tell.
+ */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static size_t read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+static bool read_dump_apart(const char *path, struct ol_report *r, bool ring)
+{
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS };
+	static struct ol_report back;
+	int fds[2], status = 0;
+	char opened = 0;
+	size_t got;
+	pid_t pid;
+	unsigned int i;
+
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		snprintf(r->dump_error, sizeof(r->dump_error), "cannot read %s apart: pipe: %s", path,
+			 strerror(errno));
+		return false;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(r->dump_error, sizeof(r->dump_error), "cannot read %s apart: fork: %s", path,
+			 strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return false;
+	}
+	if (pid == 0) {
+		struct ol_dump *d;
+
+		close(fds[0]);
+		for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+			signal(faults[i], SIG_DFL);
+		d = read_dump(path, r);
+		if (d && ring)
+			read_ring(d, r);
+		opened = d != NULL;
+		/* _exit: no exit handlers, no closing a context libkdumpfile may have left unsafe */
+		_exit(write_all(fds[1], &opened, 1) || write_all(fds[1], r, sizeof(*r)) ? 1 : 0);
+	}
+	close(fds[1]);
+	got = read_all(fds[0], &opened, 1);
+	if (got == 1)
+		got += read_all(fds[0], &back, sizeof(back));
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got == 1 + sizeof(back) && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		*r = back;
+		return opened;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(r->dump_error, sizeof(r->dump_error), "%s could not be read: reading it killed "
+			 "the reader (signal %d, %s): the file is damaged where libkdumpfile does not check",
+			 path, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(r->dump_error, sizeof(r->dump_error), "%s could not be read: the reader reading it "
+			 "failed (exit status %d)", path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return false;
 }
 
 /* Files of a dump directory are named without it: the directory moves. */
@@ -344,7 +456,7 @@ int main(int argc, char **argv)
 	static struct ol_report r;
 	struct ol_capture *cap = &r.capture;
 	const char *log = NULL, *json = NULL, *text = NULL, *dump = NULL;
-	struct ol_dump *dumpf;
+	bool opened;
 	char *def_log = NULL, *end;
 	struct stat st;
 	int c, rc = 0;
@@ -423,7 +535,6 @@ int main(int argc, char **argv)
 		warnx("--time, --dump, --error, --warning, --collector-exit and --seconds go with --capture");
 		return 2;
 	}
-	dumpf = read_dump(argv[optind], &r);
 	if (!log) {
 		const char *slash = strrchr(argv[optind], '/');
 		int dirlen = slash ? (int)(slash - argv[optind] + 1) : 0;
@@ -435,11 +546,10 @@ int main(int argc, char **argv)
 		if (access(def_log, R_OK) == 0)
 			log = def_log;
 	}
+	opened = read_dump_apart(argv[optind], &r, !log);
 	if (log)
 		read_log(log, &r);
-	else if (dumpf)
-		read_ring(dumpf, &r);
-	else
+	else if (!opened)
 		snprintf(r.log_trouble, sizeof(r.log_trouble),
 			 "no kernel log: the dump could not be read and there is no -l FILE or vmcore-dmesg.txt beside it");
 	ol_log_done(&r.log);
@@ -455,9 +565,8 @@ int main(int argc, char **argv)
 	if (text && write_report(text, false, &r, (size_t)reserve, wflags) != 0)
 		rc = 1;
 	/* a report of a dump that could not be opened is written, and said so */
-	if (rc == 0 && !dumpf)
+	if (rc == 0 && !opened)
 		rc = 3;
-	ol_dump_close(dumpf);
 	free(def_log);
 	return rc;
 }
