@@ -185,15 +185,20 @@ static void check_vmlinux(struct ol_report *r)
 
 	/* (crash --minimal reads no utsname) */
 	if (kt->utsname.release[0] && vmcoreinfo("OSRELEASE", release, sizeof(release), &src) &&
-	    strcmp(release, kt->utsname.release) != 0)
+	    strcmp(release, kt->utsname.release) != 0) {
 		ol_note(r, "vmlinux does not match the dump: %s has OSRELEASE=%s, the dump's kernel says %s",
 			vmci_name(src), release, kt->utsname.release);
+		r->symbols_mismatch = true;
+	}
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 		if (!vmcoreinfo_symbol(probes[i], &addr, &src) || !symbol_exists((char *)probes[i]))
 			continue;
 		if (symbol_value((char *)probes[i]) != addr) {
-			ol_note(r, "vmlinux does not match the dump: %s says %s is at %lx, the vmlinux %lx",
-				vmci_name(src), probes[i], addr, symbol_value((char *)probes[i]));
+			/* (crash --minimal without --kaslr auto: every symbol is off) */
+			ol_note(r, "vmlinux does not match the dump: %s says %s is at %lx, the vmlinux %lx: "
+				"nothing is read through its symbols", vmci_name(src), probes[i], addr,
+				symbol_value((char *)probes[i]));
+			r->symbols_mismatch = true;
 			return;
 		}
 	}
@@ -227,63 +232,56 @@ static bool unique_crash_symbol(const char *name, ulong *addr)
 	return true;
 }
 
-static void found(struct ol_var *v, ulong addr, enum ol_source src, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void found(struct ol_var *v, ulong addr, enum ol_source src, const char *fmt, ...)
-{
-	va_list ap;
-
-	v->found = true;
-	v->addr = addr;
-	v->source = src;
-	va_start(ap, fmt);
-	vsnprintf(v->how, sizeof(v->how), fmt, ap);
-	va_end(ap);
-}
-
-static void find_var(struct ol_report *r, enum ol_var_id id, ulong offset, unsigned int *size)
+/*
+ * The ways to one variable: the vmlinux (the entry tied to its file, else
+ * crash's own table when the name is unique, else a function-local static
+ * of its file) and VMCOREINFO's SYMBOL() line.  *size is the vmlinux's
+ * symbol size when it gives one.
+ */
+static size_t lookups(struct ol_report *r, enum ol_var_id id, ulong offset, struct ol_lookup *l,
+		      unsigned int *size)
 {
 	const struct ol_var_info *info = &ol_vars[id];
-	struct ol_var *v = &r->var[id];
 	const char *file = base_of(info->file);
-	const struct olx_elfsym *e = NULL, *local = NULL;
+	const struct olx_elfsym *e = NULL;
 	enum olx_tie tie = OLX_TIE_NONE;
 	enum ol_source src;
 	ulong vaddr;
-	bool have_vmci;
-	size_t n;
+	size_t n = 0;
+	bool local = false;
 
 	*size = info->size;
 	if (symtab_ok) {
 		e = olx_symtab_pick(&symtab, info->symbol, file, false, &tie);
-		if (!e)
-			local = olx_symtab_pick(&symtab, info->symbol, file, true, &tie);
+		if (!e) {
+			e = olx_symtab_pick(&symtab, info->symbol, file, true, &tie);
+			local = e != NULL;
+		}
 	} else if (unique_crash_symbol(info->symbol, &vaddr)) {
-		found(v, vaddr, OL_SRC_DEBUGINFO, "crash symbol table, only %s", info->symbol);
+		l[n] = (struct ol_lookup){ OL_SRC_DEBUGINFO, vaddr, "" };
+		snprintf(l[n++].how, sizeof(l->how), "crash symbol table, only %s", info->symbol);
 	}
-	if (e) {
+	if (e && !local) {
 		/* unsigned: wraps, never overflows */
-		found(v, e->value + offset, OL_SRC_DEBUGINFO, "%s", tie == OLX_TIE_FILE ? file :
-		      tie == OLX_TIE_GLOBAL ? "global symbol" : "only symbol of that name");
+		l[n] = (struct ol_lookup){ OL_SRC_DEBUGINFO, e->value + offset, "" };
+		snprintf(l[n++].how, sizeof(l->how), "%s", tie == OLX_TIE_FILE ? file :
+			 tie == OLX_TIE_GLOBAL ? "global symbol" : "only symbol of that name");
 		if (e->size == 4 || e->size == 8)
 			*size = (unsigned int)e->size;
 	}
-	have_vmci = vmcoreinfo_symbol(info->symbol, &vaddr, &src);
-	if (have_vmci && v->found && v->addr != vaddr) {
-		ol_note(r, "vmlinux does not match the dump: it has %s at %llx, %s says %lx (used)",
-			info->symbol, (unsigned long long)v->addr, vmci_name(src), vaddr);
-		found(v, vaddr, src, "%s", vmci_name(src));
-	} else if (have_vmci && v->found) {
-		n = strlen(v->how);
-		snprintf(v->how + n, sizeof(v->how) - n, ", %s agrees", vmci_name(src));
-	} else if (have_vmci) {
-		found(v, vaddr, src, "%s", vmci_name(src));
-	} else if (local) {
-		found(v, local->value + offset, OL_SRC_DEBUGINFO, "%s, function-local %s", file, local->name);
-		if (local->size == 4 || local->size == 8)
-			*size = (unsigned int)local->size;
+	if (vmcoreinfo_symbol(info->symbol, &vaddr, &src)) {
+		if (n && l[0].addr != vaddr && !r->symbols_mismatch)
+			ol_note(r, "vmlinux does not match the dump: it has %s at %llx, %s says %lx",
+				info->symbol, (unsigned long long)l[0].addr, vmci_name(src), vaddr);
+		l[n] = (struct ol_lookup){ src, vaddr, "" };
+		snprintf(l[n++].how, sizeof(l->how), "%s", vmci_name(src));
+	} else if (e && local && n == 0) {
+		l[n] = (struct ol_lookup){ OL_SRC_DEBUGINFO, e->value + offset, "" };
+		snprintf(l[n++].how, sizeof(l->how), "%.16s, function-local %.24s", file, e->name);
+		if (e->size == 4 || e->size == 8)
+			*size = (unsigned int)e->size;
 	}
+	return n;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -313,11 +311,13 @@ static void read_var(struct ol_report *r, enum ol_var_id id, unsigned int size)
 }
 
 /*
- * The last resort, for a variable neither the vmlinux nor VMCOREINFO
- * locates (a vmlinux without that symbol, a kernel without our patches):
- * the dump's own kallsyms tables, read through crash.
+ * The dump's own kallsyms tables, read through crash: the only way to a
+ * variable neither the vmlinux nor VMCOREINFO locates (a vmlinux without
+ * that symbol, a kernel without our patches), and the third voice when
+ * those two disagree.  Only for the variables in need[].
  */
-static void find_by_kallsyms(struct ol_report *r)
+static void kallsyms_lookups(struct ol_report *r, const bool *need, struct ol_lookup look[][3],
+			     size_t *nlook)
 {
 	struct ol_ksym syms[OL_NVARS];
 	enum ol_var_id ids[OL_NVARS];
@@ -326,7 +326,7 @@ static void find_by_kallsyms(struct ol_report *r)
 	uint64_t addr;
 
 	for (i = 0; i < OL_NVARS; i++) {
-		if (r->var[i].found || r->live)
+		if (!need[i] || r->live)
 			continue;
 		memset(&syms[n], 0, sizeof(syms[n]));
 		syms[n].name = ol_vars[i].symbol;
@@ -339,13 +339,16 @@ static void find_by_kallsyms(struct ol_report *r)
 		return;
 	}
 	for (i = 0; i < n; i++) {
+		struct ol_lookup *l = &look[ids[i]][nlook[ids[i]]];
+
 		if (ol_ksym_pick(&syms[i], &addr, &type, why, sizeof(why)) != 0) {
 			if (syms[i].found)
 				ol_note(r, "kallsyms: %s", why);
 			continue;
 		}
-		found(&r->var[ids[i]], (ulong)addr, OL_SRC_KALLSYMS, "kallsyms in the dump, type %c", type);
-		read_var(r, ids[i], ol_vars[ids[i]].size);
+		*l = (struct ol_lookup){ OL_SRC_KALLSYMS, addr, "" };
+		snprintf(l->how, sizeof(l->how), "kallsyms in the dump, type %c", type);
+		nlook[ids[i]]++;
 	}
 }
 
@@ -353,8 +356,10 @@ static void find_and_read(struct ol_report *r)
 {
 	/* crash's relocation: running address = link-time address - kt->relocate */
 	ulong offset = 0UL - kt->relocate;
-	unsigned int size;
-	int i;
+	struct ol_lookup look[OL_NVARS][3];
+	size_t nlook[OL_NVARS], i, k;
+	unsigned int size[OL_NVARS];
+	bool need[OL_NVARS];
 
 	load_symtab();
 	if (!symtab_ok)
@@ -363,10 +368,23 @@ static void find_and_read(struct ol_report *r)
 	check_vmlinux(r);
 	find_identity(r);
 	for (i = 0; i < OL_NVARS; i++) {
-		find_var(r, (enum ol_var_id)i, offset, &size);
-		read_var(r, (enum ol_var_id)i, size);
+		size_t usable = 0;
+
+		nlook[i] = lookups(r, (enum ol_var_id)i, offset, look[i], &size[i]);
+		for (k = 0; k < nlook[i]; k++)
+			usable += !(r->symbols_mismatch && look[i][k].source == OL_SRC_DEBUGINFO);
+		/* one way, or two that disagree: the dump's kallsyms too */
+		need[i] = usable == 0 || (nlook[i] == 2 && look[i][0].addr != look[i][1].addr);
 	}
-	find_by_kallsyms(r);
+	kallsyms_lookups(r, need, look, nlook);
+	for (i = 0; i < OL_NVARS; i++) {
+		ol_var_locate(r, (enum ol_var_id)i, look[i], nlook[i]);
+		/* the vmlinux's size only for the address it gave */
+		for (k = 0; k < nlook[i] && r->var[i].found; k++)
+			if (look[i][k].source == OL_SRC_DEBUGINFO && look[i][k].addr != r->var[i].addr)
+				size[i] = ol_vars[i].size;
+		read_var(r, (enum ol_var_id)i, size[i]);
+	}
 }
 
 /*
@@ -403,7 +421,7 @@ static void read_taint_table(void *arg)
 	int n, i, k = 0;
 	char c;
 
-	if (pc->flags & MINIMAL_MODE || !symbol_exists("taint_flags"))
+	if (pc->flags & MINIMAL_MODE || r->symbols_mismatch || !symbol_exists("taint_flags"))
 		return;
 	tsize = STRUCT_SIZE("taint_flag");
 	off = MEMBER_OFFSET("taint_flag", "c_true");
