@@ -18,6 +18,7 @@ sweep.py edits one working copy in place (Workbench), so a sweep needs room
 for one copy of the dump, and holes stay holes.
 """
 import argparse
+import ctypes
 import os
 import random
 import re
@@ -27,6 +28,10 @@ import sys
 
 FIRST = 64 << 10  # the flips stay in the first 64 KiB
 KTEXT = 0xffffffff80000000  # x86_64's __START_KERNEL_map
+PAGE = 4096
+# the variables whose SYMBOL() lines are exchanged, and the kallsyms entries
+PAIRS = (("oops_limit", "warn_limit"), ("oops_count", "warn_count"), ("oops_count", "oops_limit"),
+         ("panic_on_oops", "panic_on_warn"), ("warn_count", "tainted_mask"))
 
 
 def fail(msg):
@@ -122,6 +127,20 @@ class Dump:
                 return (pfn * 4096 + KTEXT - phys_base + 0x40) % (1 << 64)
         return None
 
+    def pfn_of(self, vaddr):
+        """The pfn of a kernel-image address (where .data, .bss and kallsyms are)."""
+        phys_base = self.vmci_lines.get(b"NUMBER(phys_base)")
+        if phys_base is None or not KTEXT <= vaddr < KTEXT + (1 << 30):
+            return None
+        return ((vaddr - KTEXT + int(phys_base)) % (1 << 64)) // PAGE
+
+    def elf_offset(self, pfn):
+        """File offset of a page of an ELF dump, or None."""
+        for ph in getattr(self, "phdrs", []):
+            if ph["type"] == 1 and ph["paddr"] <= pfn * PAGE < ph["paddr"] + ph["filesz"]:
+                return ph["off"] + pfn * PAGE - ph["paddr"]
+        return None
+
     @property
     def _clear_set(self):
         if not hasattr(self, "_cs"):
@@ -129,8 +148,12 @@ class Dump:
         return self._cs
 
 
-def variants(d, seed):
-    """(name, what, recipe) for every variant of d; a recipe is a list of edits."""
+def variants(d, seed, addrs=None):
+    """(name, what, recipe) for every variant of d; a recipe is a list of edits.
+
+    addrs ({variable: address}, from a report of the original dump) adds the
+    variants that damage the pages holding the variables; their recipes edit
+    the pages in memory ("page"), which RawPages maps into the file."""
     rnd = random.Random(seed)
     out = []
 
@@ -296,6 +319,29 @@ def variants(d, seed):
             if ex:
                 sub(f"vmci-{sym}-excluded", f"SYMBOL({sym}) into a page makedumpfile left out",
                     old, old.replace(v, b"%0*x" % (len(v), ex)))
+        # SYMBOL() lines of two variables exchanged, or one shifted: each reads
+        # another variable, or the middle of one
+        def hexsym(sym):
+            return d.vmci_lines.get(b"SYMBOL(%s)" % sym.encode())
+
+        for a, b in PAIRS:
+            va, vb = hexsym(a), hexsym(b)
+            if va and vb and len(va) == len(vb):
+                la, lb = b"SYMBOL(%s)=%s\n" % (a.encode(), va), b"SYMBOL(%s)=%s\n" % (b.encode(), vb)
+                ia, ib = d.vmci.find(la), d.vmci.find(lb)
+                if ia >= 0 and ib >= 0:
+                    add(f"sym-swap-{a}-{b}", f"SYMBOL({a}) and SYMBOL({b}) exchanged",
+                        ("write", d.vmci_at + ia + len(la) - 1 - len(va), vb),
+                        ("write", d.vmci_at + ib + len(lb) - 1 - len(vb), va))
+        for sym in ("oops_count", "oops_limit", "warn_count", "warn_limit", "panic_on_oops",
+                    "tainted_mask"):
+            v = hexsym(sym)
+            if not v:
+                continue
+            old = b"SYMBOL(%s)=%s\n" % (sym.encode(), v)
+            for delta in (4, -4, 8, 4096):
+                sub(f"sym-shift-{sym}{delta:+d}", f"SYMBOL({sym}) {delta:+d} bytes", old,
+                    old.replace(v, b"%0*x" % (len(v), (int(v, 16) + delta) % (1 << 64))))
         for key in (b"OFFSET(printk_info.seq)", b"SIZE(printk_ringbuffer)",
                     b"OFFSET(prb_desc_ring.count_bits)"):
             v = d.vmci_lines.get(key)
@@ -303,7 +349,235 @@ def variants(d, seed):
                 old = key + b"=" + v + b"\n"
                 sub("vmci-" + key.decode().lower().translate({40: 45, 41: None, 46: 45}),
                     f"{key.decode()} changed", old, key + b"=" + b"9" * len(v) + b"\n")
+
+    # --- the pages that hold the variables, damaged ---
+    sizes = {"tainted_mask": 8, "panic_on_taint": 8}
+    for var, addr in sorted((addrs or {}).items()):
+        if d.pfn_of(addr) is None:
+            continue
+        n = sizes.get(var, 4)
+        # one bit of the value: bit 30 (62) makes a count impossible, a limit another
+        add(f"page-{var}-bit", f"bit {8 * n - 2} of {var} flipped in its page",
+            ("page", addr + n - 1, "flip", 0x40))
+        add(f"page-{var}-value", f"{var} overwritten with 0x7fffffff",
+            ("page", addr, "bytes", struct.pack("<I", 0x7fffffff)))
+    pages = {}
+    for var, addr in sorted((addrs or {}).items()):
+        if d.pfn_of(addr) is not None:
+            pages.setdefault(addr & ~(PAGE - 1), var)
+    for base, var in sorted(pages.items()):
+        for mode, data in (("zero", bytes(PAGE)), ("ones", b"\xff" * PAGE),
+                           ("intmax", struct.pack("<I", 0x7fffffff) * (PAGE // 4)),
+                           ("random", bytes(rnd.randrange(256) for _ in range(PAGE)))):
+            add(f"page-of-{var}-{mode}", f"the page of {var} ({base:#x}) made {mode}",
+                ("page", base, "bytes", data))
+        for i in range(2):
+            flips = tuple((base + rnd.randrange(PAGE), 1 << rnd.randrange(8)) for _ in range(8))
+            add(f"page-of-{var}-flips-{i}", f"8 bits flipped in the page of {var}",
+                *[("page", o, "flip", m) for o, m in flips])
+
+    # --- the kallsyms tables, edited ---
+    ks = {k: d.symbol(k) for k in ("kallsyms_num_syms", "kallsyms_offsets", "kallsyms_token_table",
+                                   "kallsyms_names", "kallsyms_markers", "kallsyms_relative_base")}
+    if ks["kallsyms_num_syms"] and d.pfn_of(ks["kallsyms_num_syms"]) is not None:
+        for name, val in (("minus1", -1), ("plus1", 1), ("huge", 1 << 28)):
+            add(f"ksym-num-syms-{name}", f"kallsyms_num_syms {val:+d}",
+                ("page", ks["kallsyms_num_syms"], "add32", val))
+    for table in ("kallsyms_token_table", "kallsyms_names", "kallsyms_markers"):
+        if ks[table] and d.pfn_of(ks[table]) is not None:
+            add(f"ksym-{table[9:]}-zero", f"the first page of {table} zeroed",
+                ("page", ks[table], "bytes", bytes(PAGE - ks[table] % PAGE)))
+            for i in range(2):
+                o = ks[table] + rnd.randrange(256)
+                add(f"ksym-{table[9:]}-flip-{i}", f"a bit of {table} flipped at {o:#x}",
+                    ("page", o, "flip", 1 << rnd.randrange(8)))
+    if ks["kallsyms_offsets"] and addrs:
+        # entries of the variables: exchanged, or one moved
+        for a, b in PAIRS:
+            if a in addrs and b in addrs:
+                add(f"ksym-swap-{a}-{b}", f"the kallsyms entries of {a} and {b} exchanged",
+                    ("ksym", "swap", addrs[a], addrs[b]))
+        for var in ("oops_count", "oops_limit", "warn_count", "warn_limit"):
+            if var in addrs:
+                add(f"ksym-move-{var}", f"the kallsyms entry of {var} 64 bytes off",
+                    ("ksym", "move", addrs[var], 64))
     return out
+
+
+class PhysPages:
+    """Pages of a dump by pfn, through libkdumpfile (decompressed)."""
+
+    def __init__(self, path):
+        self.lib = ctypes.CDLL("libkdumpfile.so.10")
+        self.lib.kdump_new.restype = ctypes.c_void_p
+        self.lib.kdump_open_fdset.argtypes = [ctypes.c_void_p, ctypes.c_uint,
+                                              ctypes.POINTER(ctypes.c_int)]
+        self.lib.kdump_read.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64,
+                                        ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]
+        self.f = open(path, "rb")
+        self.ctx = self.lib.kdump_new()
+        fd = ctypes.c_int(self.f.fileno())
+        if self.lib.kdump_open_fdset(self.ctx, 1, ctypes.byref(fd)) != 0:
+            fail(f"libkdumpfile cannot open {path}")
+        # physical addresses translate once it knows the dump is Linux
+        class Attr(ctypes.Structure):  # kdump_attr_t holding a string (KDUMP_STRING, 4)
+            _fields_ = [("type", ctypes.c_int), ("string", ctypes.c_char_p)]
+        self.lib.kdump_set_attr.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(Attr)]
+        self.lib.kdump_set_attr(self.ctx, b"addrxlat.ostype", ctypes.byref(Attr(4, b"linux")))
+
+    def page(self, pfn):
+        buf = ctypes.create_string_buffer(PAGE)
+        n = ctypes.c_size_t(PAGE)
+        if self.lib.kdump_read(self.ctx, 0, pfn * PAGE, buf, ctypes.byref(n)) != 0 or n.value != PAGE:
+            return None
+        return buf.raw
+
+
+def ksym_entries(d, pages, want):
+    """{address: (vaddr of its kallsyms_offsets entry, u32)} for the addresses in want."""
+    num = struct.unpack("<I", pages.read(d.symbol("kallsyms_num_syms"), 4))[0]
+    offs = d.symbol("kallsyms_offsets")
+    base_sym = d.symbol("kallsyms_relative_base")
+    base = struct.unpack("<Q", pages.read(base_sym, 8))[0] if base_sym else None
+    table = pages.read(offs, 4 * num)
+    out = {}
+    for i in range(num):
+        u = struct.unpack_from("<I", table, 4 * i)[0]
+        sv = u - (1 << 32) if u & (1 << 31) else u
+        cands = {u}
+        if base is not None:
+            cands |= {(base + u) % (1 << 64), (base - 1 - sv) % (1 << 64) if sv < 0 else sv}
+        for a in want:
+            if a in cands and a not in out:
+                out[a] = (offs + 4 * i, u)
+    return out
+
+
+class Memory:
+    """Kernel-image memory of the original dump, read by address."""
+
+    def __init__(self, d):
+        self.d = d
+        self.phys = PhysPages(d.path) if d.fmt == "kdump" else None
+
+    def read(self, vaddr, n):
+        out = b""
+        while n:
+            k = min(n, PAGE - vaddr % PAGE)
+            pfn = self.d.pfn_of(vaddr)
+            if self.phys:
+                page = self.phys.page(pfn) or bytes(PAGE)
+            else:
+                off = self.d.elf_offset(pfn)
+                page = self.d.read(off, PAGE) if off is not None else bytes(PAGE)
+            out += page[vaddr % PAGE:vaddr % PAGE + k]
+            vaddr, n = vaddr + k, n - k
+        return out
+
+
+class RawPages:
+    """A copy of the dump in which some pages are stored whole, so that a
+    variant can edit memory in place: an ELF dump's pages already are; a
+    kdump-compressed dump is rewritten once with those pages uncompressed,
+    the page data still in descriptor order, so its checks still pass."""
+
+    def __init__(self, d, path, vaddrs):
+        self.d = d
+        self.path = path
+        self.where = {}
+        pfns = sorted({d.pfn_of(v) for v in vaddrs if d.pfn_of(v) is not None})
+        if d.fmt == "elf":
+            shutil.copyfile(d.path, path)
+            self.where = {p: d.elf_offset(p) for p in pfns if d.elf_offset(p) is not None}
+            return
+        phys = PhysPages(d.path)
+        raw = {p: phys.page(p) for p in pfns if p in set(d.set_bits)}
+        raw = {p: b for p, b in raw.items() if b is not None}
+        nset = len(d.set_bits)
+        data_start = d.descs + 24 * nset
+        with open(d.path, "rb") as src, open(path, "wb") as dst:
+            dst.write(src.read(data_start))
+            src.seek(d.descs)
+            descs = bytearray(src.read(24 * nset))
+            pos = data_start
+            zero_first = d.dump_level & 1
+            if zero_first:
+                src.seek(data_start)
+                dst.write(src.read(PAGE))
+                pos += PAGE
+            for i, pfn in enumerate(d.set_bits):
+                off, size, flags, pageflags = struct.unpack_from("<QIIQ", descs, 24 * i)
+                if zero_first and off == data_start and size == PAGE and not flags:
+                    continue
+                if pfn in raw:
+                    data, size, flags = raw[pfn], PAGE, 0
+                    self.where[pfn] = pos
+                else:
+                    src.seek(off)
+                    data = src.read(size)
+                struct.pack_into("<QIIQ", descs, 24 * i, pos, size, flags, pageflags)
+                dst.write(data)
+                pos += size
+            dst.seek(d.descs)
+            dst.write(descs)
+
+    def read(self, vaddr, n):
+        out = b""
+        with open(self.path, "rb") as f:
+            while n:
+                k = min(n, PAGE - vaddr % PAGE)
+                f.seek(self.where[self.d.pfn_of(vaddr)] + vaddr % PAGE)
+                out += f.read(k)
+                vaddr, n = vaddr + k, n - k
+        return out
+
+    def offset(self, vaddr):
+        pfn = self.d.pfn_of(vaddr)
+        return None if pfn not in self.where else self.where[pfn] + vaddr % PAGE
+
+
+def page_vaddrs(d, vs):
+    """The memory the page and ksym variants edit (and read), to be stored whole."""
+    out = set()
+    for _, _, recipe in vs:
+        for e in recipe:
+            if e[0] == "page":
+                n = len(e[3]) if e[2] == "bytes" else 4
+                out |= {e[1], e[1] + n - 1}
+            elif e[0] == "ksym":
+                out |= {e[2], e[3]} if e[1] == "swap" else {e[2]}
+    if out and d.symbol("kallsyms_num_syms"):
+        out.add(d.symbol("kallsyms_num_syms"))
+        if d.symbol("kallsyms_relative_base"):
+            out.add(d.symbol("kallsyms_relative_base"))
+    return out
+
+
+def memory_patches(raw, recipe, entries):
+    """(file offset, bytes) of the page and ksym edits of a recipe, in raw's file."""
+    out = []
+    for e in recipe:
+        if e[0] == "page":
+            at = raw.offset(e[1])
+            if at is None:
+                continue
+            if e[2] == "bytes":
+                data = e[3][:PAGE - e[1] % PAGE]
+            elif e[2] == "flip":
+                data = bytes([raw.read(e[1], 1)[0] ^ e[3]])
+            else:  # add32
+                data = struct.pack("<I", (struct.unpack("<I", raw.read(e[1], 4))[0] + e[3]) % (1 << 32))
+            out.append((at, data))
+        elif e[0] == "ksym":
+            if e[1] == "swap" and e[2] in entries and e[3] in entries:
+                (va, ua), (vb, ub) = entries[e[2]], entries[e[3]]
+                out += [(raw.offset(va), struct.pack("<I", ub)), (raw.offset(vb), struct.pack("<I", ua))]
+            elif e[1] == "move" and e[2] in entries:
+                va, ua = entries[e[2]]
+                # an absolute-percpu entry counts down: either way the address moves
+                out.append((raw.offset(va), struct.pack("<I", (ua + e[3] if ua < 1 << 31 else ua - e[3])
+                                                        % (1 << 32))))
+    return [(o, b) for o, b in out if o is not None]
 
 
 def patches(f, recipe):
@@ -396,13 +670,25 @@ class Workbench:
     place and undone after, truncations come last and deepest first, so a
     large dump is copied once, not once a variant."""
 
-    def __init__(self, d, directory):
+    def __init__(self, d, directory, vs=()):
         self.d = d
         self.path = os.path.join(directory, "vmcore")
         self.other = os.path.join(directory, "other")
         self.undo = []
+        self.undo_path = self.path
         sparse_copy(d.path, self.path, d.size)
         self.size = d.size
+        # a second copy with the pages the memory edits touch stored whole
+        self.raw = None
+        self.entries = {}
+        need = page_vaddrs(d, vs)
+        want = {e[i] for _, _, r in vs for e in r if e[0] == "ksym" for i in (2, 3)
+                if isinstance(e[i], int) and e[i] > 4096}
+        if want and d.symbol("kallsyms_offsets") and d.symbol("kallsyms_num_syms"):
+            self.entries = ksym_entries(d, Memory(d), want)
+            need |= {va for va, _ in self.entries.values()}
+        if need:
+            self.raw = RawPages(d, os.path.join(directory, "vmcore-raw"), need)
 
     @staticmethod
     def order(vs):
@@ -425,18 +711,28 @@ class Workbench:
             os.truncate(self.path, recipe[0][1])
             self.size = recipe[0][1]
             return self.path
-        with open(self.path, "r+b") as f:
-            for off, data in patches(f, recipe):
+        path = self.path
+        if kind in ("page", "ksym"):
+            if not self.raw:
+                return None
+            path = self.raw.path
+        self.undo_path = path
+        with open(path, "r+b") as f:
+            edits = memory_patches(self.raw, recipe, self.entries) if path != self.path \
+                else patches(f, recipe)
+            if not edits:
+                return None
+            for off, data in edits:
                 f.seek(off)
                 old = f.read(len(data))
                 self.undo.append((off, old))
                 f.seek(off)
                 f.write(data)
-        return self.path
+        return path
 
     def restore(self):
         """Undoes the last edit variant."""
-        with open(self.path, "r+b") as f:
+        with open(self.undo_path, "r+b") as f:
             for off, old in reversed(self.undo):
                 f.seek(off)
                 f.write(old)

@@ -58,8 +58,8 @@ static size_t note(uint8_t *p, const char *name, uint32_t type, const void *desc
 static const char vmci_ok[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\nSYMBOL(_stext)=ffffffff81000000\n"
 			      "OFFSET(printk_info.seq)=0\nKERNELOFFSET=0\n";
 
-/* A well-formed file, with vmci as its VMCOREINFO and dump level dl. */
-static void kd_make(struct kd *k, const char *vmci, int32_t dl)
+/* A well-formed file, with vmci (vlen bytes) as its VMCOREINFO and dump level dl. */
+static void kd_make_n(struct kd *k, const char *vmci, size_t vlen, int32_t dl)
 {
 	uint8_t *h = k->buf, *sub = k->buf + BLOCK, prstatus[336] = { 0 };
 	size_t notes, i;
@@ -76,7 +76,7 @@ static void kd_make(struct kd *k, const char *vmci, int32_t dl)
 	le(h + 440, 8 * BLOCK, 4);	/* max_mapnr */
 	le(sub + 8, (uint32_t)dl, 4);
 	notes = note(sub + 104, "CORE", 1, prstatus, sizeof(prstatus));
-	notes += note(sub + 104 + notes, "VMCOREINFO", 0, vmci, (uint32_t)strlen(vmci));
+	notes += note(sub + 104 + notes, "VMCOREINFO", 0, vmci, (uint32_t)vlen);
 	le(sub + 48, BLOCK + 104, 8);
 	le(sub + 56, notes, 8);
 	le(sub + 96, 8 * BLOCK, 8);	/* max_mapnr_64 */
@@ -90,6 +90,11 @@ static void kd_make(struct kd *k, const char *vmci, int32_t dl)
 		le(k->buf + desc + 24 * i + 8, BLOCK, 4);
 	}
 	k->len = data + (dl & 1 ? BLOCK : 0) + PFNS * BLOCK;
+}
+
+static void kd_make(struct kd *k, const char *vmci, int32_t dl)
+{
+	kd_make_n(k, vmci, strlen(vmci), dl);
 }
 
 static void put(const void *buf, size_t len)
@@ -236,6 +241,7 @@ static void test_elf(void)
 static void test_kdump(void)
 {
 	static struct kd k;
+	char padded[sizeof(vmci_ok) + 3];
 	static const char conflict[] = "OFFSET(printk_info.seq)=0\nOFFSET(printk_info=1\n";
 
 	snprintf(path, sizeof(path), "%s/kdump", dir);
@@ -299,6 +305,15 @@ static void test_kdump(void)
 	kd_refused(&k, "damaged key", "a VMCOREINFO key with an empty part");
 	kd_make(&k, "=1\n", 31);
 	kd_refused(&k, "not KEY=VALUE", "a VMCOREINFO line without a key");
+	/* libkdumpfile reads past a NUL: a key there that 0.5.1 dies on (issue 21) */
+	kd_make_n(&k, "OSRELEASE=6.1.0-test\n\0\n.compound_dtor)=16\n", 42, 31);
+	kd_refused(&k, "line 2 has a damaged key", "a NUL line, then a key beginning with '.'");
+	kd_make_n(&k, "OSRELEASE=6.1.0-test\nSY\0\0MBOL(x)=1\n", 35, 31);
+	kd_refused(&k, "line 2", "a VMCOREINFO key with NULs in it");
+	memset(padded, 0, sizeof(padded));
+	memcpy(padded, vmci_ok, sizeof(vmci_ok));
+	kd_make_n(&k, padded, sizeof(padded), 31);
+	kd_opened(&k, "", "VMCOREINFO ending in NULs (padding): opened");
 	kd_make(&k, vmci_ok, 31);
 	memcpy(k.buf + BLOCK + 104 + 12, "Xen\0", 4);
 	le(k.buf + BLOCK + 104, 4, 4);

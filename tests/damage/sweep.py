@@ -15,8 +15,10 @@ limit:
 and each run is one of: report (it wrote a report), error (it refused,
 saying why), or a failure: signal, sanitizer, hang, invalid-json,
 wrong-verdict (consistent true with a reason the original dump does not
-have, or a counter the original does not have), silent-error (failed
-without saying why).  The original dump is read first; its report is what
+have, or with a counter other than the original's that no note names),
+silent-change (the same, not consistent), silent-error (failed without
+saying why).  A counter other than the original's is no failure when a
+note (or dump_read_error) names it.  The original dump is read first; its report is what
 the variants are held to.  Exit status 0 when no run failed.
 
   sweep.py --dump VMCORE [--log LOG] [--recorder BIN] [--crash VMLINUX EXTDIR]
@@ -39,7 +41,8 @@ COUNTERS = ("oops_count", "oops_limit", "warn_count", "warn_limit", "panic_on_oo
             "panic_on_warn", "tainted_mask")
 SANITIZER = re.compile(r"(ERROR: (Address|Leak|Memory)Sanitizer|runtime error:|"
                        r"UndefinedBehaviorSanitizer|SUMMARY: \w+Sanitizer)")
-FAILURES = ("signal", "sanitizer", "hang", "invalid-json", "wrong-verdict", "silent-error")
+FAILURES = ("signal", "sanitizer", "hang", "invalid-json", "wrong-verdict", "silent-change",
+            "silent-error")
 # crash 8.0.2 itself dies or hangs on some damaged files before any extension
 # runs; a crash run that fails so is run again without the extension, and
 # when that fails too, the failure is crash's, counted apart.
@@ -93,13 +96,18 @@ def judge(rc, out, err, base, need_json, msg_on_stdout=False):
         return "error", msg[-1][:200]
     if not isinstance(doc, dict):
         return "invalid-json", "not an object"
-    if base and doc.get("consistent") is True:
-        if doc.get("reason") != base.get("reason"):
-            return "wrong-verdict", (f"reason {doc.get('reason')!r}, consistent, where the dump "
-                                     f"says {base.get('reason')!r}")
+    if base and doc.get("consistent") is True and doc.get("reason") != base.get("reason"):
+        return "wrong-verdict", (f"reason {doc.get('reason')!r}, consistent, where the dump "
+                                 f"says {base.get('reason')!r}")
+    if base:
+        # a counter other than the original's must be named by a note (or dump_read_error)
+        said = " ".join(doc.get("notes") or []) + " " + (doc.get("dump_read_error") or "")
         for k in COUNTERS:
-            if doc.get(k) is not None and base.get(k) is not None and doc[k] != base[k]:
-                return "wrong-verdict", f"{k} {doc[k]}, consistent, where the dump says {base[k]}"
+            if doc.get(k) is not None and base.get(k) is not None and doc[k] != base[k] and \
+                    not re.search(r"\b%s\b" % k, said):
+                if doc.get("consistent") is True:
+                    return "wrong-verdict", f"{k} {doc[k]}, consistent, where the dump says {base[k]}"
+                return "silent-change", f"{k} {doc[k]} where the dump says {base[k]}, and no note says so"
     return "report", f"reason {doc.get('reason')}, consistent {doc.get('consistent')}"
 
 
@@ -184,13 +192,6 @@ def main():
 
     try:
         d = generate.Dump(a.dump)
-        vs = generate.variants(d, a.seed)
-        if a.only:
-            vs = [v for v in vs if re.search(a.only, v[0])]
-        for r in readers:
-            if r.bare and a.crash_sample is not None and a.crash_sample < len(vs):
-                rnd = generate.random.Random(a.seed)
-                r.sample = set(rnd.sample(sorted(v[0] for v in vs), a.crash_sample))
         t0 = time.monotonic()
         for r in readers:
             rc, out, err, _ = r.once(a.dump, a.timeout)
@@ -205,9 +206,42 @@ def main():
             print(f"# {r.name} on the original: reason {r.base.get('reason')}, consistent "
                   f"{r.base.get('consistent')}, counters "
                   + " ".join(f"{k}={r.base.get(k)}" for k in COUNTERS))
-        bench = generate.Workbench(d, scratch)
+        # where the variables are, for the variants that damage their pages
+        addrs = {}
+        for r in readers:
+            for k, v in ((r.base or {}).get("reader") or {}).get("variables", {}).items():
+                if v and v.get("address"):
+                    addrs.setdefault(k, int(v["address"], 16))
+        vs = generate.variants(d, a.seed, addrs)
+        if a.only:
+            vs = [v for v in vs if re.search(a.only, v[0])]
+        for r in readers:
+            if r.bare and a.crash_sample is not None and a.crash_sample < len(vs):
+                rnd = generate.random.Random(a.seed)
+                r.sample = set(rnd.sample(sorted(v[0] for v in vs), a.crash_sample))
+        bench = generate.Workbench(d, scratch, vs)
+        if bench.raw:
+            # the copy with whole pages must read as the original does
+            for r in readers:
+                if r.name != "recorder":
+                    continue
+                _, out, err, _ = r.once(bench.raw.path, a.timeout)
+                try:
+                    doc = json_in(out)
+                except ValueError:
+                    doc = {}
+                same = all(doc.get(k) == r.base.get(k) for k in COUNTERS + ("reason", "consistent"))
+                print(f"{'ok' if same else 'not ok'} - the copy with whole pages reads as the original")
+                if not same:
+                    sys.exit(1)
+        kinds = {}
+        skipped = 0
         for name, what, recipe in bench.order(vs):
             path = bench.apply(recipe)
+            if path is None:
+                skipped += 1
+                continue
+            kind = name.split("-")[0]
             for r in readers:
                 if r.sample is not None and name not in r.sample:
                     continue
@@ -224,6 +258,9 @@ def main():
                     if bcls == cls or (cls == "silent-error" and bcls == "error"):
                         cls, detail = CRASH_ITSELF, f"{cls} without the extension too: {detail}"
                 r.counts[cls] = r.counts.get(cls, 0) + 1
+                if r.name == "recorder":
+                    k = kinds.setdefault(kind, {})
+                    k[cls] = k.get(cls, 0) + 1
                 if cls == CRASH_ITSELF:
                     r.itself.append((name, what, cls, detail))
                 if cls in FAILURES:
@@ -246,7 +283,11 @@ def main():
                   f"{getattr(r, 'runs', 0)} variants: {summary} ({r.seconds:.1f} s)")
             for name, _, cls, detail in r.itself if r.bare else ():
                 print(f"# {r.name}: {name}: {detail}")
-        print(f"# {len(vs)} variants of {a.dump} (seed {a.seed}) in {total:.1f} s")
+        for kind, k in sorted(kinds.items()):
+            print(f"# recorder, {kind}: {sum(k.values())} variants: "
+                  + ", ".join(f"{n} {c}" for c, n in sorted(k.items())))
+        print(f"# {len(vs) - skipped} variants of {a.dump} (seed {a.seed}) in {total:.1f} s"
+              + (f" ({skipped} not applicable)" if skipped else ""))
         sys.exit(1 if bad else 0)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
