@@ -373,8 +373,8 @@ static void find_and_read(struct ol_report *r)
 		nlook[i] = lookups(r, (enum ol_var_id)i, offset, look[i], &size[i]);
 		for (k = 0; k < nlook[i]; k++)
 			usable += !(r->symbols_mismatch && look[i][k].source == OL_SRC_DEBUGINFO);
-		/* one way, or two that disagree: the dump's kallsyms too */
-		need[i] = usable == 0 || (nlook[i] == 2 && look[i][0].addr != look[i][1].addr);
+		/* fewer than two ways, or two that disagree: the dump's kallsyms too */
+		need[i] = usable < 2 || look[i][0].addr != look[i][1].addr;
 	}
 	kallsyms_lookups(r, need, look, nlook);
 	for (i = 0; i < OL_NVARS; i++) {
