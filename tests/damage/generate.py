@@ -32,6 +32,12 @@ PAGE = 4096
 # the variables whose SYMBOL() lines are exchanged, and the kallsyms entries
 PAIRS = (("oops_limit", "warn_limit"), ("oops_count", "warn_count"), ("oops_count", "oops_limit"),
          ("panic_on_oops", "panic_on_warn"), ("warn_count", "tainted_mask"))
+# the SYMBOL() lines every 6.x kernel has (a stock kernel's VMCOREINFO has no
+# variable's): the tables the variables are found through
+TABLES = ("kallsyms_offsets", "kallsyms_relative_base", "kallsyms_names", "kallsyms_markers",
+          "kallsyms_token_table", "kallsyms_token_index", "kallsyms_num_syms")
+TABLE_PAIRS = (("kallsyms_names", "kallsyms_markers"), ("kallsyms_offsets", "kallsyms_token_index"),
+               ("kallsyms_token_table", "kallsyms_token_index"), ("kallsyms_offsets", "kallsyms_names"))
 
 
 def fail(msg):
@@ -324,7 +330,7 @@ def variants(d, seed, addrs=None):
         def hexsym(sym):
             return d.vmci_lines.get(b"SYMBOL(%s)" % sym.encode())
 
-        for a, b in PAIRS:
+        for a, b in PAIRS + TABLE_PAIRS:
             va, vb = hexsym(a), hexsym(b)
             if va and vb and len(va) == len(vb):
                 la, lb = b"SYMBOL(%s)=%s\n" % (a.encode(), va), b"SYMBOL(%s)=%s\n" % (b.encode(), vb)
@@ -334,7 +340,7 @@ def variants(d, seed, addrs=None):
                         ("write", d.vmci_at + ia + len(la) - 1 - len(va), vb),
                         ("write", d.vmci_at + ib + len(lb) - 1 - len(vb), va))
         for sym in ("oops_count", "oops_limit", "warn_count", "warn_limit", "panic_on_oops",
-                    "tainted_mask"):
+                    "tainted_mask") + TABLES:
             v = hexsym(sym)
             if not v:
                 continue
