@@ -1,6 +1,6 @@
 # oopslimit: see README.md.
 .PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext recorder check test check-series \
-	deb fuzz matrix clean-cache
+	deb deb-releases fuzz matrix clean-cache
 
 all: kernel initramfs capture-initramfs crash-ext recorder
 
@@ -66,6 +66,13 @@ check-series: deps
 # The Debian packages (oopslimit-kdump, crash-oopslimit), checked by lintian.
 deb: deps
 	scripts/deb.sh
+
+# The packages built in a clean chroot of each Debian release (mmdebstrap; as
+# root), checked by that release's lintian, installed in another and run
+# there; cached like make deb.  DEB_RELEASES="trixie" picks some.
+DEB_RELEASES ?= bookworm trixie
+deb-releases: deps
+	for s in $(DEB_RELEASES); do scripts/deb.sh -r "$$s" || exit 1; done
 
 # Fuzz the recorder's decoders: SECONDS=600 for a longer run.
 SECONDS ?= 60

@@ -114,6 +114,7 @@ exec 9>"$chroots/$suite.lock"
 flock 9
 # The clean chroot, made again once a week so that its packages stay current.
 tarball=$chroots/$suite.tar
+made=''
 if [ -z "$(find "$tarball" -mmin -10080 2>/dev/null)" ]; then
 	say "creating the clean $suite chroot with mmdebstrap ($mirror)"
 	t0=$(now_ms)
@@ -126,11 +127,14 @@ if [ -z "$(find "$tarball" -mmin -10080 2>/dev/null)" ]; then
 	}
 	mv "$tmp" "$tarball"
 	rm -f "$log"
-	say "$suite chroot: $(($(stat -c %s "$tarball") / 1048576)) MiB tarball in $(since "$t0") s"
+	made="made in $(since "$t0") s"
+	say "$suite chroot: $(($(stat -c %s "$tarball") / 1048576)) MiB tarball, $made"
 fi
+chroot_note="$(($(stat -c %s "$tarball") / 1048576)) MiB tarball, ${made:-made $(date -u -r "$tarball" '+%F %H:%M UTC')}"
 key=$(printf '%s %s %s\n' "$key" "$suite" "$(stat -c '%s %Y' "$tarball")" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/debs/$suite-$key
 if [ -e "$out/done" ]; then
+	sed "s/^/$prog: $suite (cached): /" "$out/summary.txt" >&2
 	print_debs "$out"
 	exit 0
 fi
@@ -164,11 +168,15 @@ in_root() {
 			LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -e "$script"' sh "$@"
 }
 
+say "$suite: building in a clean chroot (log: $chroots/$suite.build.log)"
+t_all=$(now_ms)
+times=()
 work=$(mktemp -d "$chroots/.work.XXXXXX")
 build=$work/build
 roots+=("$build")
 mkdir -p "$build"
 new_root "$build"
+times+=("unpack $(since "$t_all") s")
 mkdir -p "$build/build/src"
 tar -cf - "${files[@]}" | tar -xf - -C "$build/build/src"
 # the logs of the last run, kept when it fails
@@ -177,7 +185,6 @@ clog=$chroots/$suite.check.log
 : >"$log"
 
 # step NAME SCRIPT: one step of the build, timed; the script's output goes to the log
-times=()
 step() {
 	local t0
 	t0=$(now_ms)
@@ -189,8 +196,6 @@ step() {
 	fi
 	times+=("$1 $(since "$t0") s")
 }
-say "$suite: building in a clean chroot (log: $log)"
-t_all=$(now_ms)
 step build-deps 'apt-get -q update
 apt-get -q -y --no-install-recommends build-dep /build/src'
 # A buildd's unprivileged user: Rules-Requires-Root: no says the build needs no root.
@@ -215,6 +220,7 @@ lintian_version=$(cat "$build/build/lintian.version")
 rm -rf --one-file-system "$build"
 
 # --- installed in a second clean chroot, and run there ------------------------------
+t0=$(now_ms)
 inst=$work/install
 roots+=("$inst")
 mkdir -p "$inst"
@@ -232,7 +238,6 @@ if [ -s "$dump" ] && [ -n "$vml" ] && [ -e "$(dirname "$vml")/.complete" ]; then
 else
 	say "$suite: no stock-kernel dump and vmlinux in the cache ($dump, debian-kernels/$suite-*/vmlinux): crash-oopslimit is checked without a dump"
 fi
-t0=$(now_ms)
 if ! in_root "$inst" /oopslimit/deb-check.sh "${binds[@]}" >"$clog" 2>&1; then
 	tail -n 25 "$clog" >&2
 	die "$suite: the installed packages failed a check (log: $clog)"
@@ -276,7 +281,7 @@ for deb in "$work"/debs/*.deb; do
 done
 {
 	printf 'suite: %s\n' "$suite"
-	printf 'total: %s s\n' "$(since "$t_all")"
+	printf 'total: %s s (the chroot: %s)\n' "$(since "$t_all")" "$chroot_note"
 	printf 'step: %s\n' "${times[@]}"
 	printf 'sizes:%s\n' "${sizes%,}"
 	printf '%s: %s\n' "$lintian_version" "$(grep -c . "$work/debs/lintian.txt" || true) lines (E: $(grep -c '^E:' "$work/debs/lintian.txt" || true), W: $(grep -c '^W:' "$work/debs/lintian.txt" || true))"
