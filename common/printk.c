@@ -373,7 +373,9 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	}
 	rb_addr = ol_le64(ptr);
 	if (mem->read(mem->ctx, rb_addr, rb, l.rb_size) != 0) {
-		note(res, "cannot read the printk ring buffer at 0x%" PRIx64, rb_addr);
+		/* prb was read: what it points to is the kernel's, always in a dump */
+		note(res, "cannot read the printk ring buffer at 0x%" PRIx64 ", where prb points", rb_addr);
+		res->garbled = true;
 		return -1;
 	}
 	r = calloc(1, sizeof(*r));
@@ -391,6 +393,7 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	if (count_bits > MAX_COUNT_BITS || size_bits > MAX_SIZE_BITS || size_bits < 3) {
 		note(res, "the printk ring buffer has 2^%" PRIu64 " descriptors and 2^%" PRIu64
 		     " bytes of text: not a ring any kernel makes", count_bits, size_bits);
+		res->garbled = true;
 		goto out;
 	}
 	r->count = UINT64_C(1) << count_bits;
@@ -407,11 +410,13 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	if (head > ID_MASK || tail > ID_MASK || n >= r->count) {
 		note(res, "the printk ring buffer's head id %" PRIu64 " and tail id %" PRIu64
 		     " do not fit its %" PRIu64 " descriptors", head, tail, r->count);
+		res->garbled = true;
 		goto out;
 	}
 	if (r->head_lpos - r->tail_lpos > r->size) {
 		note(res, "the printk data ring's head and tail are more than its %" PRIu64
 		     " bytes apart", r->size);
+		res->garbled = true;
 		goto out;
 	}
 	for (i = 0, id = tail; i <= n; i++, id = (id + 1) & ID_MASK) {

@@ -43,6 +43,9 @@ struct ol_printk {
 	bool wrapped;		/* first_seq > 0: older records were overwritten */
 	uint64_t dropped;	/* printk_ringbuffer.fail: messages never stored */
 	char why[256];		/* the first problem found, "" when none */
+	bool garbled;		/* the ring was read and is no ring (its counts, ids or
+				   positions impossible): the pages are not what they
+				   should be, which a page that cannot be read is not */
 };
 
 /* One line of output: len bytes ending in '\n', also NUL-terminated. */

@@ -26,6 +26,7 @@
 #include "defs.h"
 
 #include "../common/kallsyms.h"
+#include "../common/printk.h"
 #include "../common/report.h"
 #include "../common/vmcoreinfo.h"
 #include "symfile.h"
@@ -501,6 +502,32 @@ static void read_log(struct ol_report *r)
 	}
 }
 
+static void no_line(void *arg, const char *line, size_t len)
+{
+	(void)arg;
+	(void)line;
+	(void)len;
+}
+
+/*
+ * The ring buffer through the recorder's decoder too, which checks that its
+ * records fit together: when they do not, the dump's pages are not what
+ * they should be (crash reads a damaged page bitmap as it is), and no value
+ * read from them is a fact, as in the recorder.  A ring it cannot read at
+ * all (a page missing) says nothing of the others.
+ */
+static void check_memory(struct ol_report *r)
+{
+	struct ol_printk res;
+
+	if (r->live)
+		return;
+	if ((ol_printk_read(&crash_mem, no_line, NULL, &res) != 0 || res.reliable) && !res.garbled)
+		return;
+	r->memory_damaged = true;
+	ol_note(r, "the printk ring buffer does not decode reliably: %.150s", res.why);
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 static void cmd_oopslimit(void)
@@ -531,6 +558,7 @@ static void cmd_oopslimit(void)
 	find_and_read(r);
 	read_taint(r);
 	read_log(r);
+	check_memory(r);
 	ol_report_judge(r);
 	if (json)
 		ol_report_json(fp, r);

@@ -191,6 +191,8 @@ static void read_ring(struct ol_dump *d, struct ol_report *r)
 	if (ol_printk_read(ol_dump_mem(d), ring_line, r, &res) != 0) {
 		snprintf(r->log_trouble, sizeof(r->log_trouble), "the printk ring buffer could not be read: %.190s",
 			 res.why);
+		/* read, and no ring: the pages are wrong */
+		r->memory_damaged = res.garbled;
 		return;
 	}
 	if (!res.reliable) {
