@@ -120,6 +120,31 @@ static_checks() {
 	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/#   /'
 	check_result $ok "oopslimit-reason and oopslimit.so build with -Wall -Wextra -Werror; make install DESTDIR= places the extension"
 
+	# What a clean chroot's package build needs, checked here without one: every
+	# header the two builds read comes from build-essential or from a package
+	# debian/control's Build-Depends names (crash's defs.h includes zlib.h, which
+	# crash does not bring), and kdump's make install puts nothing under /bin,
+	# /sbin or /lib, aliases of /usr that Debian 13's lintian refuses.
+	local bdeps hdrs owners missing aliased='' a
+	ok=0
+	bdeps=$(awk '/^[^ \t#]/ { on = /^Build-Depends:/; sub(/^Build-Depends:/, "") } on && !/^#/' \
+		"$OOPSLIMIT_TOP/debian/control" | sed 's/[,|]/\n/g' | sed 's/([^)]*)//; s/\[[^]]*\]//; s/:.*//; s/[[:space:]]//g' | grep .)
+	hdrs=$( {
+		make -s -C "$OOPSLIMIT_TOP/crash-ext" headers
+		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M kdump/oopslimit-reason.c kdump/dump.c common/*.c
+	} | sed 's/[ \\]/\n/g' | grep '^/usr/' | sort -u) || ok=1
+	owners=$(printf '%s\n' "$hdrs" | xargs dpkg -S 2>&1 | sed 's/: \/.*//' | tr ',' '\n' | sed 's/:.*//; s/[[:space:]]//g' | sort -u) || ok=1
+	missing=$(comm -23 <(printf '%s\n' "$owners" | grep -vxE 'libc6-dev|linux-libc-dev|libcrypt-dev|(lib)?gcc-[0-9]+(-dev)?') \
+		<(printf '%s\n' "$bdeps" | sort -u) | tr '\n' ' ')
+	if [ -z "$hdrs" ] || [ -n "$missing" ]; then
+		ok=1
+		note "headers from packages not in Build-Depends: $missing"
+	fi
+	out=$(make -s -C "$OOPSLIMIT_TOP/kdump" install O="$unit" DESTDIR="$unit/kdest" 2>&1) || { ok=1; note "$out"; }
+	for a in bin sbin lib lib32 lib64 libx32; do [ ! -e "$unit/kdest/$a" ] || aliased+="/$a "; done
+	[ -z "$aliased" ] || { ok=1; note "make -C kdump install writes under $aliased"; }
+	check_result $ok "debian/control's Build-Depends bring every header the builds read ($(wc -l <<<"$hdrs") files); kdump installs nothing under /bin, /sbin, /lib"
+
 	writer_checks "$unit"
 
 	# The schema: valid, exactly the variables of vars.def, and every report
