@@ -156,6 +156,7 @@ struct ring {
 	struct win dwin, iwin, twin;
 	uint8_t text[65536 + 8];
 	char *out;	/* room for one record: stamp, 4 bytes per text byte, newline */
+	uint64_t inconsistent;	/* records read whole that do not fit the ring */
 };
 
 /*
@@ -226,6 +227,7 @@ static int record(struct ring *r, uint64_t id, bool *have_seq, uint64_t *prev_id
 	    (*have_seq && seq - *prev_seq != ((id - *prev_id) & ID_MASK))) {
 		note(res, "record id %" PRIu64 " has sequence number %" PRIu64
 		     ", which does not follow from its place in the ring", id, seq);
+		r->inconsistent++;
 		return -1;
 	}
 	*have_seq = true;
@@ -236,6 +238,7 @@ static int record(struct ring *r, uint64_t id, bool *have_seq, uint64_t *prev_id
 		/* vmcore-dmesg prints a data-less record as a bare time stamp */
 		if (begin != next) {
 			note(res, "record %" PRIu64 " has a damaged data-less block", seq);
+			r->inconsistent++;
 			return -1;
 		}
 		len = 0;
@@ -245,11 +248,13 @@ static int record(struct ring *r, uint64_t id, bool *have_seq, uint64_t *prev_id
 		if (block_of(r, begin, next, &at, &space) != 0) {
 			note(res, "record %" PRIu64 " has an impossible data block %" PRIu64
 			     "..%" PRIu64, seq, begin, next);
+			r->inconsistent++;
 			return -1;
 		}
 		if (len > space) {
 			note(res, "record %" PRIu64 " claims %zu bytes of text in a block of %"
 			     PRIu64, seq, len, space);
+			r->inconsistent++;
 			return -1;
 		}
 		if (win_read(&r->twin, r->data + at, bid, 8) != 0 ||
@@ -260,6 +265,7 @@ static int record(struct ring *r, uint64_t id, bool *have_seq, uint64_t *prev_id
 		if ((ol_le64(bid) & ID_MASK) != id) {
 			note(res, "the data block of record %" PRIu64 " belongs to another record",
 			     seq);
+			r->inconsistent++;
 			return -1;
 		}
 	}
@@ -373,9 +379,9 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	}
 	rb_addr = ol_le64(ptr);
 	if (mem->read(mem->ctx, rb_addr, rb, l.rb_size) != 0) {
-		/* prb was read: what it points to is the kernel's, always in a dump */
 		note(res, "cannot read the printk ring buffer at 0x%" PRIx64 ", where prb points", rb_addr);
-		res->garbled = true;
+		/* not even a kernel address (x86_64's top half): prb's page holds something else */
+		res->garbled = rb_addr >> 56 != 0xff;
 		return -1;
 	}
 	r = calloc(1, sizeof(*r));
@@ -440,6 +446,9 @@ int ol_printk_read(const struct ol_mem *mem, ol_printk_line_fn fn, void *arg,
 	if (!res->records)
 		note(res, "no record of the printk ring buffer could be read");
 	res->wrapped = res->records && res->first_seq > 0;
+	/* records that do not fit, more than a writer caught mid-record explains */
+	if (r->inconsistent && (!res->records || r->inconsistent > OL_PRINTK_SKIP_OK))
+		res->garbled = true;
 	rc = 0;
 out:
 	if (r)

@@ -522,7 +522,8 @@ static void check_memory(struct ol_report *r)
 
 	if (r->live)
 		return;
-	if ((ol_printk_read(&crash_mem, no_line, NULL, &res) != 0 || res.reliable) && !res.garbled)
+	ol_printk_read(&crash_mem, no_line, NULL, &res);
+	if (!res.garbled)
 		return;
 	r->memory_damaged = true;
 	ol_note(r, "the printk ring buffer does not decode reliably: %.150s", res.why);
@@ -626,15 +627,19 @@ static char *help_oopslimit[] = {
 	"                 wrote into the log; DRIFT, a setting the dump has with",
 	"                 another value: it was changed after it was applied.",
 	"   LAST_WARNING  file:line and function of the last warning in the log.",
-	"           NOTE  what could not be found or read, or does not fit.",
+	"           NOTE  what could not be found or read, or does not fit: a value",
+	"                 that failed its checks is null, and the note says why.",
 	"",
 	"  Each variable is taken from the vmlinux symbol table entry that belongs",
 	"  to its source file (other files have statics of the same names:",
 	"  mm/percpu.c has a warn_limit), checked against the SYMBOL() line the",
-	"  kernel puts in VMCOREINFO, which wins when they differ; the dump's own",
-	"  kallsyms tables are the last resort.  A read that fails is reported,",
-	"  never fatal.  On a live system there is no verdict.  The command also",
-	"  runs under crash --minimal, in about a second.",
+	"  kernel puts in VMCOREINFO and, when those two differ or one is",
+	"  missing, against the dump's own kallsyms tables: two against one wins,",
+	"  one against one neither.  A vmlinux that does not fit the dump gives no",
+	"  value.  A value out of its range, at odds with the log or beside an",
+	"  impossible one prints \"unknown (not trusted: see NOTE)\".  A read that",
+	"  fails is reported, never fatal.  On a live system there is no verdict.",
+	"  The command also runs under crash --minimal, in about a second.",
 	"\nEXAMPLE",
 	"  A kdump capture of a kernel with kernel.oops_limit=4 after its fourth",
 	"  oops.  \"sys\" shows the first oops as the panic:",

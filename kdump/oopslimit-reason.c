@@ -197,8 +197,8 @@ static void read_ring(struct ol_dump *d, struct ol_report *r)
 	}
 	if (!res.reliable) {
 		r->log_unreliable = true;
-		/* the ring was there, and its records did not fit together: the pages are wrong */
-		r->memory_damaged = true;
+		/* the ring was there, and its records did not fit it: the pages are wrong */
+		r->memory_damaged = res.garbled;
 		snprintf(r->log_trouble, sizeof(r->log_trouble), "the printk ring buffer does not decode reliably: %.190s",
 			 res.why);
 	}

@@ -546,6 +546,35 @@ static void test_damage(void)
 	   "the other records are still written");
 }
 
+/* Records that do not fit the ring, against pages that are missing: only the first is garbled. */
+static void test_garbled(void)
+{
+	static struct ring r;
+	static struct out got;
+	struct ol_printk res;
+	int i;
+
+	fill(&r);
+	finish(&r);
+	for (i = 0; i < 8; i++)
+		set64(r.data + (get64(desc(&r, r.ids[i]) + 8) % r.size), 12345 + (uint64_t)i);
+	run(&r.mem, &got, &res);
+	ok_got(!res.reliable && res.garbled && res.records == 0,
+	       "no record fits its data block: garbled (the pages are not the ring's)", res.why);
+
+	fill(&r);
+	finish(&r);
+	set64(r.data + (get64(desc(&r, r.ids[3]) + 8) % r.size), 12345);
+	run(&r.mem, &got, &res);
+	ok_got(!res.reliable && !res.garbled, "one record that does not fit: unreliable, not garbled", res.why);
+
+	fill(&r);
+	finish(&r);
+	r.img.seg[4].len = 16;	/* the text pages are gone */
+	run(&r.mem, &got, &res);
+	ok_got(!res.reliable && !res.garbled, "the text not in the dump: unreliable, not garbled", res.why);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--seed") == 0) {
@@ -568,5 +597,6 @@ int main(int argc, char **argv)
 	test_text_wraps_first();
 	test_head_reserved();
 	test_damage();
+	test_garbled();
 	return tap_done();
 }
