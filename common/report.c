@@ -632,7 +632,8 @@ static void print_limit(FILE *f, const struct ol_report *r, enum ol_var_id count
 	if (!ol_headroom(c->value, l->value, &h))
 		fprintf(f, " (0: no limit, %s never panic by count)", events);
 	else if (!c->read)
-		fprintf(f, " (headroom unknown: %s_count unreadable)", event);
+		fprintf(f, " (headroom unknown: %s %s)", ol_vars[count].key,
+			c->rejected ? "not trusted" : "unreadable");
 	else if (h == 0)
 		fprintf(f, " (reached)");
 	else if (h == 1)

@@ -506,7 +506,7 @@ static void test_checks(void)
 	   has(out, "NOTE: panic_on_taint: 330712481868 read, not used: bits 0x4d00000000 are no taint flag\n") &&
 	   has(out, "NOTE: oops_count: 627 read, not used: it shares its page with panic_on_oops"),
 	   "a damaged page: each value's note says why");
-	ok(has(out, "   OOPS_LIMIT: 10000 (headroom unknown: oops_count unreadable)\n"),
+	ok(has(out, "   OOPS_LIMIT: 10000 (headroom unknown: oops_count not trusted)\n"),
 	   "a damaged page: a value elsewhere still stands");
 	free(out);
 	out = text_of(&r, true);
@@ -626,7 +626,7 @@ static void test_mismatched_vmlinux(void)
 	ok(has(out, "   WARN_LIMIT: unknown (not trusted: see NOTE)\n") &&
 	   has(out, "PANIC_ON_WARN: unknown (not trusted: see NOTE)\n") &&
 	   has(out, "      TAINTED: unknown (not trusted: see NOTE)\n") &&
-	   has(out, "   OOPS_LIMIT: 10000 (headroom unknown: oops_count unreadable)\n"),
+	   has(out, "   OOPS_LIMIT: 10000 (headroom unknown: oops_count not trusted)\n"),
 	   "mismatched vmlinux: no value read through its symbols, the dump's own still read");
 	ok(!has(out, "ALSO_SET") && !has(out, "LIMITS: none") && !has(out, "SETTING: kernel.warn_limit = 3"),
 	   "mismatched vmlinux: no ALSO_SET, no claim the kernel lacks the limits");
