@@ -116,22 +116,29 @@ check_result $rc "crash-oopslimit.deb: its extension, as packaged, reads a captu
 
 # --- damaged dumps and fuzzing ------------------------------------------------------------
 # Every damaged variant of a kdump capture (truncations, header fields,
-# flipped bytes, bitmap bits, VMCOREINFO edits, wrong file types; seeded)
-# through the recorder built with ASan/UBSan and, for a sample, crash
-# --minimal -x oopslimit: no signal, sanitizer report, hang, invalid JSON
-# or confident wrong verdict (tests/damage/README.md).
-cap=$(find "$OOPSLIMIT_CACHE/runs/kdump-warn-limit" -name vmcore 2>/dev/null | head -n 1)
-if [ -n "$cap" ]; then
+# flipped bytes, bitmap bits, VMCOREINFO edits, exchanged and shifted
+# SYMBOL() lines, edited kallsyms tables, damaged pages of the variables,
+# wrong file types; seeded) through the recorder built with ASan/UBSan and,
+# for a sample, crash --minimal -x oopslimit: no signal, sanitizer report,
+# hang, invalid JSON, wrong verdict or counter changed without a note
+# (tests/damage/README.md); on the project kernel's capture and on the stock
+# kernel's.
+for s in kdump-warn-limit debian-warn-limit; do
+	cap=$(find "$OOPSLIMIT_CACHE/runs/$s" -name vmcore 2>/dev/null | head -n 1)
+	if [ -z "$cap" ]; then
+		note "no $s capture to damage"
+		result FAIL "damage sweep of the $s capture"
+		continue
+	fi
 	rc=0
+	crash_args=()
+	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20)
 	out=$(make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep DUMP="$cap" LOG="$(dirname "$cap")/vmcore-dmesg.txt" \
-		VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20 2>&1) || rc=$?
-	grep '^# ' <<<"$out" | tail -n 6
+		"${crash_args[@]}" 2>&1) || rc=$?
+	grep '^# ' <<<"$out" | tail -n 14
 	grep '^not ok' <<<"$out" | head -n 10 | sed 's/^/#   /'
-	check_result $rc "damage sweep of the kdump-warn-limit capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
-else
-	note "no kdump-warn-limit capture to damage"
-	result FAIL "damage sweep of the kdump-warn-limit capture"
-fi
+	check_result $rc "damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
+done
 # A minute of libFuzzer on the log scanner and the dump decoders, seeded
 # with images of the dumps the scenarios left (make fuzz for longer).
 rc=0
