@@ -105,7 +105,7 @@ for tool in mmdebstrap unshare chroot; do
 done
 # The host's own Debian mirror (the one serving its main component), asked for
 # another suite, as scripts/debian-kernel.sh does.
-mirror=$(apt-cache policy 2>/dev/null | awk '$3 ~ /\/main$/ && $2 ~ /^https?:/ && $2 !~ /security/ { print $2; exit }')
+mirror=$(host_mirror)
 [ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
 
 chroots=$OOPSLIMIT_CACHE/chroots

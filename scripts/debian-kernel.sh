@@ -40,7 +40,7 @@ meta=$(awk -v s="$suite" '!/^#/ && $1 == s { print $3 }' "$releases")
 # --- apt for that suite ------------------------------------------------------------
 # The host's own Debian mirror (the one serving its main component), asked for
 # another suite.
-mirror=$(apt-cache policy 2>/dev/null | awk '$3 ~ /\/main$/ && $2 ~ /^https?:/ && $2 !~ /security/ { print $2; exit }')
+mirror=$(host_mirror)
 [ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
 aptdir=$OOPSLIMIT_CACHE/apt/$suite
 mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"

@@ -99,6 +99,13 @@ kbuild() {
 		make -C "$base/linux" O="$base/obj" -j"$(($(nproc) + 1))" CC="ccache gcc" "$@"
 }
 
+# host_mirror: the Debian mirror the host's apt sources use for their main
+# component (not the security archive), to ask it for another suite
+# without touching those sources.
+host_mirror() {
+	apt-cache policy 2>/dev/null | awk '$3 ~ /\/main$/ && $2 ~ /^https?:/ && $2 !~ /security/ { print $2; exit }'
+}
+
 now_ms() {
 	date +%s%3N
 }
