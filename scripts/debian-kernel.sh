@@ -83,69 +83,84 @@ work=$(mktemp -d "$OOPSLIMIT_CACHE/debian-kernels/.work.XXXXXX")
 # shellcheck disable=SC2064  # expand now
 trap "rm -rf '$work'" EXIT
 mkdir -p "$work/debs" "$work/root" "$work/new"
-say "downloading ${pkgs[*]} ($suite, $version)"
-(cd "$work/debs" && apt-get "${apt_opts[@]}" -q download "${pkgs[@]}") >"$work/download.log" 2>&1 ||
-	die "cannot download ${pkgs[*]}: $(grep -m1 -E '^(E|Err):' "$work/download.log" || tail -n 1 "$work/download.log")"
-for deb in "$work"/debs/*.deb; do
-	dpkg-deb -x "$deb" "$work/root" || die "cannot unpack ${deb##*/}"
-done
 
-# The image: /boot/vmlinuz-RELEASE (Debian up to 13) or
-# /usr/lib/modules/RELEASE/vmlinuz (Debian 14).
-mapfile -t images < <(find "$work/root/boot" "$work/root/usr/lib/modules" -maxdepth 2 \
-	\( -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' \) 2>/dev/null)
-[ ${#images[@]} -eq 1 ] || die "${pkgs[*]} hold ${#images[@]} kernel images, not one"
-case ${images[0]} in
-*/vmlinuz) release=$(basename "$(dirname "${images[0]}")") ;;
-*) release=${images[0]##*/vmlinuz-} ;;
-esac
-[ "$(file -b "${images[0]}" | cut -d, -f1)" = "Linux kernel x86 boot executable bzImage" ] ||
-	die "${images[0]#"$work/root"} is not an x86 bzImage: $(file -b "${images[0]}" | cut -d, -f1)"
-moddir=''
-for d in "$work/root/lib/modules/$release" "$work/root/usr/lib/modules/$release"; do
-	[ -d "$d/kernel" ] && moddir=$d
-done
-[ -n "$moddir" ] || die "${pkgs[*]} have no modules for $release (neither /lib/modules nor /usr/lib/modules)"
-cp "${images[0]}" "$work/new/bzImage"
-for c in "$work/root/boot/config-$release" "$moddir/config"; do
-	[ ! -r "$c" ] || cp "$c" "$work/new/config"
-done
-[ -e "$work/new/config" ] || die "${pkgs[*]} have no config for $release"
-printf '%s\n' "$release" >"$work/new/kernelrelease"
-printf '%s\n' "$version" >"$work/new/version"
-printf '%s\n' "$suite" >"$work/new/suite"
+# unpack_image: the image packages, downloaded and unpacked; the kernel,
+# its config and the guest's modules into $work/new.
+unpack_image() {
+	say "downloading ${pkgs[*]} ($suite, $version)"
+	(cd "$work/debs" && apt-get "${apt_opts[@]}" -q download "${pkgs[@]}") >"$work/download.log" 2>&1 ||
+		die "cannot download ${pkgs[*]}: $(grep -m1 -E '^(E|Err):' "$work/download.log" || tail -n 1 "$work/download.log")"
+	for deb in "$work"/debs/*.deb; do
+		dpkg-deb -x "$deb" "$work/root" || die "cannot unpack ${deb##*/}"
+	done
 
-# --- the guest's modules ----------------------------------------------------------
-# module_file NAME: the module's file, any compression, - and _ alike.
-module_file() {
-	find "$moddir/kernel" -type f \( -name "$1.ko" -o -name "$1.ko.*" -o -name "${1//_/-}.ko" \
-		-o -name "${1//_/-}.ko.*" \) | head -n 1
+	# The image: /boot/vmlinuz-RELEASE (Debian up to 13) or
+	# /usr/lib/modules/RELEASE/vmlinuz (Debian 14).
+	mapfile -t images < <(find "$work/root/boot" "$work/root/usr/lib/modules" -maxdepth 2 \
+		\( -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' \) 2>/dev/null)
+	[ ${#images[@]} -eq 1 ] || die "${pkgs[*]} hold ${#images[@]} kernel images, not one"
+	case ${images[0]} in
+	*/vmlinuz) release=$(basename "$(dirname "${images[0]}")") ;;
+	*) release=${images[0]##*/vmlinuz-} ;;
+	esac
+	[ "$(file -b "${images[0]}" | cut -d, -f1)" = "Linux kernel x86 boot executable bzImage" ] ||
+		die "${images[0]#"$work/root"} is not an x86 bzImage: $(file -b "${images[0]}" | cut -d, -f1)"
+	moddir=''
+	for d in "$work/root/lib/modules/$release" "$work/root/usr/lib/modules/$release"; do
+		[ -d "$d/kernel" ] && moddir=$d
+	done
+	[ -n "$moddir" ] || die "${pkgs[*]} have no modules for $release (neither /lib/modules nor /usr/lib/modules)"
+	cp "${images[0]}" "$work/new/bzImage"
+	for c in "$work/root/boot/config-$release" "$moddir/config"; do
+		[ ! -r "$c" ] || cp "$c" "$work/new/config"
+	done
+	[ -e "$work/new/config" ] || die "${pkgs[*]} have no config for $release"
+	printf '%s\n' "$release" >"$work/new/kernelrelease"
+	printf '%s\n' "$version" >"$work/new/version"
+	printf '%s\n' "$suite" >"$work/new/suite"
+
+	# --- the guest's modules ----------------------------------------------------------
+	# module_file NAME: the module's file, any compression, - and _ alike.
+	module_file() {
+		find "$moddir/kernel" -type f \( -name "$1.ko" -o -name "$1.ko.*" -o -name "${1//_/-}.ko" \
+			-o -name "${1//_/-}.ko.*" \) | head -n 1
+	}
+	declare -A placed=()
+	order=()
+	# place NAME: the module after those it depends on, each once.
+	place() {
+		local m=$1 f dep
+		[ -z "${placed[$m]:-}" ] || return 0
+		placed[$m]=1
+		grep -qE "/(${m}|${m//_/-})\.ko$" "$moddir/modules.builtin" 2>/dev/null && return 0
+		f=$(module_file "$m")
+		[ -n "$f" ] || die "the $release kernel has neither a built-in $m nor a $m module"
+		for dep in $(modinfo -F depends "$f" | tr ',' ' '); do place "$dep"; done
+		mkdir -p "$work/mods/lib/oopslimit/modules"
+		case $f in
+		*.ko) cp "$f" "$work/mods/lib/oopslimit/modules/$m.ko" ;;
+		*.ko.xz) xz -dc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
+		*.ko.zst) zstd -qdc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
+		*.ko.gz) gzip -dc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
+		*) die "$f: a module compressed in a way this script does not know" ;;
+		esac || die "cannot decompress $f"
+		order+=("$m")
+	}
+	for m in $guest_modules; do place "$m"; done
+	mkdir -p "$work/mods/lib/oopslimit"
+	printf '%s\n' "${order[@]}" >"$work/mods/lib/oopslimit/modules.order"
+	(cd "$work/mods" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -n) >"$work/new/guest-modules.cpio.gz"
+	say "$suite's kernel $release ($version): $(du -k "$work/new/guest-modules.cpio.gz" | cut -f1) KiB of guest modules (${order[*]:-none needed})"
 }
-declare -A placed=()
-order=()
-# place NAME: the module after those it depends on, each once.
-place() {
-	local m=$1 f dep
-	[ -z "${placed[$m]:-}" ] || return 0
-	placed[$m]=1
-	grep -qE "/(${m}|${m//_/-})\.ko$" "$moddir/modules.builtin" 2>/dev/null && return 0
-	f=$(module_file "$m")
-	[ -n "$f" ] || die "the $release kernel has neither a built-in $m nor a $m module"
-	for dep in $(modinfo -F depends "$f" | tr ',' ' '); do place "$dep"; done
-	mkdir -p "$work/mods/lib/oopslimit/modules"
-	case $f in
-	*.ko) cp "$f" "$work/mods/lib/oopslimit/modules/$m.ko" ;;
-	*.ko.xz) xz -dc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
-	*.ko.zst) zstd -qdc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
-	*.ko.gz) gzip -dc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
-	*) die "$f: a module compressed in a way this script does not know" ;;
-	esac || die "cannot decompress $f"
-	order+=("$m")
-}
-for m in $guest_modules; do place "$m"; done
-mkdir -p "$work/mods/lib/oopslimit"
-printf '%s\n' "${order[@]}" >"$work/mods/lib/oopslimit/modules.order"
-(cd "$work/mods" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -n) >"$work/new/guest-modules.cpio.gz"
+
+if [ -e "$out/.complete" ]; then
+	# the kernel is here already, only its -dbg package is missing
+	cp -a "$out/." "$work/new"
+	rm -f "$work/new/.complete"
+	release=$(cat "$out/kernelrelease")
+else
+	unpack_image
+fi
 
 # --- the -dbg package's vmlinux, when asked -------------------------------------------
 if [ $dbg = yes ]; then
@@ -164,5 +179,4 @@ fi
 touch "$work/new/.complete"
 rm -rf "$out"
 mv -T "$work/new" "$out"
-say "$suite's kernel $release ($version): $(du -k "$out/guest-modules.cpio.gz" | cut -f1) KiB of guest modules (${order[*]:-none needed})"
 printf '%s\n' "$out"
