@@ -130,6 +130,9 @@ bool ol_report_no_limits(const struct ol_report *r)
 	};
 	size_t i;
 
+	/* no memory was read: nothing says the series is missing */
+	if (r->no_memory)
+		return false;
 	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
 		if (r->var[limits[i]].found || r->var[limits[i]].rejected)
 			return false;
@@ -597,7 +600,7 @@ static void print_plain(FILE *f, const struct ol_report *r, enum ol_var_id id)
 	if (v->rejected)
 		fprintf(f, "unknown (not trusted: see NOTE)");
 	else if (!v->found && !v->read)
-		fprintf(f, "not in this kernel");
+		fprintf(f, r->no_memory ? "unknown (no dump: a log alone)" : "not in this kernel");
 	else if (!v->read)
 		fprintf(f, "unreadable (at %llx)", (unsigned long long)v->addr);
 	else
@@ -745,6 +748,16 @@ static void print_capture(FILE *f, const struct ol_capture *cap)
 		fprintf(f, " in %.2f s", cap->seconds);
 	if (cap->have_exit)
 		fprintf(f, " (collector exit %ld)", cap->collector_exit);
+	if (cap->target[0]) {
+		fprintf(f, " to ");
+		put_text(f, cap->target);
+	}
+	if (cap->n_removed)
+		fprintf(f, ", %d old dump%s removed", cap->n_removed, cap->n_removed == 1 ? "" : "s");
+	if (cap->failure_action[0]) {
+		fprintf(f, "; failure action ");
+		put_text(f, cap->failure_action);
+	}
 	if (cap->error[0]) {
 		fprintf(f, ": ");
 		put_text(f, cap->error);
@@ -1170,6 +1183,16 @@ static void j_capture(struct jw *w, const struct ol_capture *cap)
 	j_text(w, "time", cap->time);
 	j_text(w, "error", cap->error);
 	j_text(w, "warning", cap->warning);
+	j_text(w, "target", cap->target);
+	j_text(w, "failure_action", cap->failure_action);
+	key(w, "removed");
+	fputc('[', w->f);
+	for (int i = 0; i < cap->n_removed; i++) {
+		if (i)
+			fputs(", ", w->f);
+		ol_json_string(w->f, cap->removed[i]);
+	}
+	fputc(']', w->f);
 	close_obj(w);
 }
 
@@ -1198,7 +1221,7 @@ void ol_report_json(FILE *f, const struct ol_report *r)
 	j_bool(&w, "consistent", r->consistent);
 	j_text(&w, "evidence", r->evidence);
 	j_str(&w, "counters_source", ol_source_name(counters_source(r)));
-	j_bool(&w, "has_limits", !ol_report_no_limits(r));
+	j_bool(&w, "has_limits", r->no_memory ? -1 : !ol_report_no_limits(r));
 	for (i = 0; i < OL_NVARS; i++) {
 		j_uint(&w, ol_vars[i].key, r->var[i].read, r->var[i].value);
 		if (i == OL_V_OOPS_LIMIT)

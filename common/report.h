@@ -60,6 +60,8 @@ struct ol_lookup {
 	char how[64];		/* "exit.c", "SYMBOL(oops_count) in VMCOREINFO" */
 };
 
+#define OL_REMOVED 16
+
 /* What saving the dump did: the recorder in the capture kernel knows. */
 struct ol_capture {
 	bool present;
@@ -73,6 +75,10 @@ struct ol_capture {
 	char time[40];		/* the capture kernel's clock, UTC */
 	char error[256];
 	char warning[256];	/* the collector's warning, on a capture it completed */
+	char target[192];	/* where the dump went: FSTYPE:SOURCE and directory */
+	char failure_action[16];/* reboot, poweroff, fallback: taken as the target failed */
+	int n_removed;		/* old dump directories retention removed */
+	char removed[OL_REMOVED][32];
 };
 
 #define OL_NOTES 16
@@ -87,6 +93,8 @@ struct ol_report {
 	char release[65];
 	bool live;		/* a running kernel: no verdict */
 	bool crashed;		/* VMCOREINFO has CRASHTIME: a capture taken at a crash */
+	bool no_memory;		/* no dump at all, a log alone (a pstore record): every
+				   variable is unknown, not absent from the kernel */
 	uint64_t crash_time;	/* its value, seconds since the epoch */
 
 	struct ol_var var[OL_NVARS];

@@ -18,8 +18,14 @@
 #   ol_conf_load FILE [REL]     validates FILE whole and sets ol_target,
 #                               ol_mntopts, ol_path, ol_mount_wait,
 #                               ol_compress, ol_dump_level, ol_final,
-#                               ol_kernel, ol_initrd, ol_append and
-#                               ol_collector; false with $ol_error when bad
+#                               ol_failure (and for "fallback PATH":
+#                               ol_failure_target, ol_failure_dir,
+#                               ol_failure_local), ol_keep, ol_min_free
+#                               (bytes), ol_kernel, ol_initrd, ol_append
+#                               and ol_collector; false with $ol_error when
+#                               bad
+#   ol_size_bytes SIZE          SIZE (N, NK, NM, NG) in bytes; false when
+#                               it is not a size
 #   ol_resolve_target           turns ol_target "auto" into FSTYPE:SOURCE and
 #                               sets ol_dump_dir (the dump directory within
 #                               the target) and ol_local_dir (where this
@@ -32,15 +38,22 @@
 #   ol_capture_args             the oopslimit.*= words for the capture kernel
 #   ol_capture_parse WORDS...   sets the capture settings from such words,
 #                               defaults for those missing
+#   ol_layout_of SYSDIR         the layers under a block device (LVM, md,
+#                               partition, disk), one a line; false with
+#                               $ol_error naming a layout the capture image
+#                               cannot rebuild (LUKS, iSCSI, multipath, ...)
+#   ol_target_layout            ol_layout_of the target's device, if any
 #   ol_write_atomic FILE        standard input into FILE, whole or not at all;
 #                               false with $ol_error when it cannot be
 
 # Every key, in the order kdump.conf describes them.
-OL_CONF_KEYS='target mount_options path mount_wait compress dump_level final_action kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn'
+OL_CONF_KEYS='target mount_options path mount_wait compress dump_level final_action failure_action keep min_free kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn metrics_dir pstore pstore_before_kdump'
 # The panic policy: applied to the running kernel, never to the capture one.
 OL_POLICY_KEYS='oops_limit warn_limit panic_on_oops panic_on_warn'
 # File systems that do not outlive a reboot, refused as an "auto" target.
 OL_VOLATILE_FS='tmpfs ramfs rootfs devtmpfs proc sysfs overlay'
+# File systems reached over a network: not a local fallback.
+OL_NETWORK_FS='nfs nfs4 cifs smb3 9p ceph glusterfs fuse.sshfs'
 ol_error=''
 
 ol_conf_known_key() {
@@ -57,8 +70,12 @@ ol_conf_default() {
 	compress) echo lzo ;;
 	dump_level) echo 31 ;;
 	final_action) echo reboot ;;
+	keep | min_free) echo 0 ;;
 	kernel) echo "/boot/vmlinuz-${2:-$(uname -r)}" ;;
 	initrd) echo "/boot/initrd.img-${2:-$(uname -r)}-oopslimit" ;;
+	# what Debian's prometheus-node-exporter reads (its textfile collector)
+	metrics_dir) echo /var/lib/prometheus/node-exporter ;;
+	pstore) echo yes ;;
 	*) echo '' ;;
 	esac
 }
@@ -66,6 +83,18 @@ ol_conf_default() {
 ol_is_uint() {
 	case $1 in '' | *[!0-9]*) return 1 ;; esac
 	[ ${#1} -le 10 ] && [ "$1" -le 4294967295 ]
+}
+
+# ol_size_bytes SIZE: a size with an optional K, M or G (powers of 1024).
+ol_size_bytes() {
+	_ol_n=${1%[KkMmGg]} _ol_m=1
+	case $1 in
+	*[Kk]) _ol_m=1024 ;;
+	*[Mm]) _ol_m=1048576 ;;
+	*[Gg]) _ol_m=1073741824 ;;
+	esac
+	ol_is_uint "$_ol_n" || return 1
+	echo $((_ol_n * _ol_m))
 }
 
 # The messages name the key and the bad value; callers put the file first.
@@ -86,6 +115,16 @@ ol_conf_check() {
 		esac ;;
 	mount_options)
 		case $2 in *[[:space:]]*) ol_error='path and mount_options cannot contain blanks' ;; esac ;;
+	pstore)
+		case $2 in yes | no) ;; *) ol_error="pstore is yes or no, not '$2'" ;; esac ;;
+	pstore_before_kdump)
+		case $2 in '' | yes | no) ;; *) ol_error="pstore_before_kdump is yes or no, not '$2'" ;; esac ;;
+	metrics_dir)
+		case $2 in
+		*[[:space:]]*) ol_error='metrics_dir cannot contain blanks' ;;
+		/*) ;;
+		*) ol_error="metrics_dir must be absolute, not '$2'" ;;
+		esac ;;
 	mount_wait)
 		ol_is_uint "$2" || ol_error="mount_wait takes seconds, not '$2'" ;;
 	compress)
@@ -94,6 +133,17 @@ ol_conf_check() {
 		{ ol_is_uint "$2" && [ "$2" -le 31 ]; } || ol_error="dump_level is 0 to 31, not '$2'" ;;
 	final_action)
 		case $2 in reboot | poweroff) ;; *) ol_error="final_action is reboot or poweroff, not '$2'" ;; esac ;;
+	failure_action)
+		case $2 in
+		'' | reboot | poweroff) ;;
+		'fallback /'*)
+			case ${2#fallback } in *[[:space:]]*) ol_error="failure_action fallback takes one absolute path without blanks, not '${2#fallback }'" ;; esac ;;
+		*) ol_error="failure_action is reboot, poweroff or fallback PATH (an absolute path), not '$2'" ;;
+		esac ;;
+	keep)
+		ol_is_uint "$2" || ol_error="keep takes a number of dumps (0: no limit), not '$2'" ;;
+	min_free)
+		ol_size_bytes "$2" >/dev/null || ol_error="min_free takes a size such as 2G or 512M (0: no floor), not '$2'" ;;
 	oops_limit | warn_limit)
 		[ -z "$2" ] || ol_is_uint "$2" || ol_error="$1 takes a number from 0 to 4294967295, not '$2'" ;;
 	panic_on_oops | panic_on_warn)
@@ -178,6 +228,14 @@ ol_conf_load() {
 	ol_compress=$(ol_conf_value compress)
 	ol_dump_level=$(ol_conf_value dump_level)
 	ol_final=$(ol_conf_value final_action)
+	ol_failure=$(ol_conf_value failure_action)
+	ol_failure_path=''
+	case $ol_failure in
+	'') ol_failure=$ol_final ;;
+	fallback*) ol_failure_path=$(ol_normpath "${ol_failure#fallback }") ol_failure=fallback ;;
+	esac
+	ol_keep=$(ol_conf_value keep)
+	ol_min_free=$(ol_size_bytes "$(ol_conf_value min_free)")
 	ol_kernel=$(ol_conf_value kernel)
 	ol_initrd=$(ol_conf_value initrd)
 	ol_append=$_ol_set_capture_append
@@ -187,7 +245,7 @@ ol_conf_load() {
 	zlib) ol_collector="-c,-d,$ol_dump_level" ;;
 	none) ol_collector="-E,-d,$ol_dump_level" ;;
 	esac
-	ol_resolve_target
+	ol_resolve_target && ol_resolve_failure
 }
 
 ol_normpath() {
@@ -247,11 +305,121 @@ ol_resolve_target() {
 	ol_local_dir=$_ol_p
 }
 
+# ol_resolve_failure: for "failure_action fallback PATH", the local file
+# system that holds PATH (ol_failure_target, FSTYPE:SOURCE), the directory
+# within it (ol_failure_dir) and PATH as this system sees it
+# (ol_failure_local).  A fallback on a memory or network file system, or on
+# the dump target itself, would fail with the target or not outlive the
+# reboot: refused.
+ol_resolve_failure() {
+	ol_failure_target='' ol_failure_dir='' ol_failure_local=''
+	[ "$ol_failure" = fallback ] || return 0
+	_ol_p=$ol_failure_path
+	[ ! -e "$_ol_p" ] || _ol_p=$(readlink -f "$_ol_p") || _ol_p=$ol_failure_path
+	_ol_fs=$(ol_fs_of_path "$_ol_p")
+	ol_failure_target=$(printf '%s\n' "$_ol_fs" | sed -n 1p)
+	_ol_t=${ol_failure_target%%:*}
+	if [ -z "$_ol_t" ]; then
+		ol_error="$_ol_conf: no mounted file system holds the failure_action fallback $ol_failure_path"
+		return 1
+	fi
+	case " $OL_VOLATILE_FS $OL_NETWORK_FS " in *" $_ol_t "*)
+		ol_error="$_ol_conf: the failure_action fallback $ol_failure_path is on $_ol_t, not a local disk"
+		return 1 ;;
+	esac
+	if [ "$ol_failure_target" = "$ol_target" ]; then
+		ol_error="$_ol_conf: the failure_action fallback $ol_failure_path is on the dump target itself ($ol_target)"
+		return 1
+	fi
+	ol_failure_dir=$(printf '%s\n' "$_ol_fs" | sed -n 2p)
+	ol_failure_local=$_ol_p
+}
+
+# --- the block layout under a target ---------------------------------------------
+# The capture image rebuilds what lies between the dump target's file
+# system and its disks with as little as it can: device-mapper and one LVM
+# logical volume (linear or striped, on disks, partitions or md), md RAID1,
+# partitions.  Everything else is refused by name before a panic depends on
+# it.  $OL_SYSFS stands for /sys in tests.
+
+# ol_sys_of DEV: DEV's directory in sysfs (through /sys/dev/block).
+ol_sys_of() {
+	_ol_mm=$(stat -L -c '%t:%T' "$1" 2>/dev/null) || return 1
+	_ol_mm=$((0x${_ol_mm%:*})):$((0x${_ol_mm#*:}))
+	readlink -f "${OL_SYSFS:-/sys}/dev/block/$_ol_mm"
+}
+
+# ol_layout_of SYSDIR: one line a layer, from the file system down:
+# "lvm NAME" (a dm device of LVM: its dm name), "md NAME LEVEL", "part
+# NAME", "disk NAME"; a layer below comes after the one above it.  False
+# with $ol_error naming the layout when the capture image cannot rebuild it.
+ol_layout_of() {
+	ol_error='' _ol_s=$1
+	_ol_n=${_ol_s##*/}
+	if [ -e "$_ol_s/partition" ]; then
+		echo "part $_ol_n"
+		ol_layout_of "${_ol_s%/*}"
+		return
+	fi
+	if [ -r "$_ol_s/dm/uuid" ]; then
+		_ol_u=$(cat "$_ol_s/dm/uuid")
+		case $_ol_u in
+		CRYPT-*) ol_error="$_ol_n ($(cat "$_ol_s/dm/name")) is dm-crypt (LUKS): the capture kernel has no key for it" ;;
+		mpath-*) ol_error="$_ol_n ($(cat "$_ol_s/dm/name")) is a multipath device, which the capture image does not assemble" ;;
+		LVM-*-*) ol_error="$_ol_n ($(cat "$_ol_s/dm/name")) is an internal LVM layer (${_ol_u##*-}: a snapshot, thin, cache or raid volume), which the capture image does not assemble" ;;
+		LVM-*) ;;
+		*) ol_error="$_ol_n ($(cat "$_ol_s/dm/name")) is a device-mapper device of kind '${_ol_u%%-*}', which the capture image does not assemble" ;;
+		esac
+		[ -z "$ol_error" ] || return 1
+		echo "lvm $(cat "$_ol_s/dm/name")"
+	elif [ -d "$_ol_s/md" ]; then
+		_ol_l=$(cat "$_ol_s/md/level" 2>/dev/null)
+		if [ "$_ol_l" != raid1 ]; then
+			ol_error="$_ol_n is md ${_ol_l:-of an unknown level}: the capture image assembles md RAID1 only"
+			return 1
+		fi
+		echo "md $_ol_n raid1"
+	else
+		case $_ol_s in
+		*/session[0-9]*) ol_error="$_ol_n is an iSCSI disk: the capture image brings up no iSCSI session" ;;
+		*/virtual/block/nbd*) ol_error="$_ol_n is a network block device (nbd), which the capture image does not connect" ;;
+		*/virtual/block/loop*) ol_error="$_ol_n is a loop device, whose backing file the capture image cannot reach" ;;
+		*/virtual/block/zram* | */virtual/block/ram*) ol_error="$_ol_n is a RAM disk, lost at the crash" ;;
+		esac
+		[ -z "$ol_error" ] || return 1
+		echo "disk $_ol_n"
+		return 0
+	fi
+	for _ol_sl in "$_ol_s"/slaves/*; do
+		[ -e "$_ol_sl" ] || continue
+		ol_layout_of "$(readlink -f "$_ol_sl")" || return 1
+	done
+}
+
+# ol_target_layout: ol_layout_of the configured target's block device, or
+# nothing for a target that is no block device (9p, a network file system)
+# or is not on this machine.
+ol_target_layout() {
+	ol_error=''
+	case ${ol_target#*:} in
+	UUID=* | LABEL=* | PARTUUID=* | PARTLABEL=*)
+		_ol_dev=$(blkid -o device -t "${ol_target#*:}" 2>/dev/null | head -n 1) ;;
+	/dev/*) _ol_dev=${ol_target#*:} ;;
+	*) return 0 ;;
+	esac
+	[ -b "$_ol_dev" ] || return 0
+	_ol_sys=$(ol_sys_of "$_ol_dev") || return 0
+	ol_layout_of "$_ol_sys"
+}
+
 # --- the capture kernel's command line ---------------------------------------------
 # The capture settings travel as oopslimit.KEY=VALUE words, so that one
 # capture initramfs serves any config.
 ol_capture_args() {
-	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=${ol_dump_dir:-$ol_path}${ol_fallback:+ oopslimit.fallback=$ol_fallback} oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final"
+	_ol_ret=''
+	[ "${ol_keep:-0}" = 0 ] || _ol_ret=" oopslimit.keep=$ol_keep"
+	[ "${ol_min_free:-0}" = 0 ] || _ol_ret="$_ol_ret oopslimit.min_free=$ol_min_free"
+	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=${ol_dump_dir:-$ol_path}${ol_fallback:+ oopslimit.fallback=$ol_fallback} oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final oopslimit.failure=${ol_failure:-$ol_final}${ol_failure_target:+ oopslimit.failure_target=$ol_failure_target oopslimit.failure_path=$ol_failure_dir}$_ol_ret"
 }
 
 ol_capture_parse() {
@@ -260,6 +428,7 @@ ol_capture_parse() {
 	ol_mount_wait=$(ol_conf_default mount_wait)
 	ol_final=$(ol_conf_default final_action)
 	ol_collector="-l,-d,$(ol_conf_default dump_level)"
+	ol_failure='' ol_failure_target='' ol_failure_dir='' ol_keep=0 ol_min_free=0
 	for _ol_arg in "$@"; do
 		case $_ol_arg in
 		oopslimit.target=*) ol_target=${_ol_arg#*=} ;;
@@ -269,8 +438,14 @@ ol_capture_parse() {
 		oopslimit.collector=*) ol_collector=${_ol_arg#*=} ;;
 		oopslimit.mount_wait=*) ol_mount_wait=${_ol_arg#*=} ;;
 		oopslimit.final=*) ol_final=${_ol_arg#*=} ;;
+		oopslimit.failure=*) ol_failure=${_ol_arg#*=} ;;
+		oopslimit.failure_target=*) ol_failure_target=${_ol_arg#*=} ;;
+		oopslimit.failure_path=*) ol_failure_dir=${_ol_arg#*=} ;;
+		oopslimit.keep=*) ol_keep=${_ol_arg#*=} ;;
+		oopslimit.min_free=*) ol_min_free=${_ol_arg#*=} ;;
 		esac
 	done
+	ol_failure=${ol_failure:-$ol_final}
 }
 
 # --- writing a file -----------------------------------------------------------------

@@ -28,6 +28,7 @@
 #include "../common/kallsyms.h"
 #include "../common/outfile.h"
 #include "../common/printk.h"
+#include "../common/pstore.h"
 #include "../common/report.h"
 #include "dump.h"
 
@@ -35,7 +36,9 @@
 
 static const char usage[] =
 	"usage: " PROG " [options] VMCORE\n"
-	"Records why the kernel in VMCORE panicked.\n"
+	"       " PROG " --pstore [--crash-time EPOCH] [-j FILE] [-t FILE] RECORD...\n"
+	"Records why the kernel in VMCORE panicked; with --pstore, from the parts of\n"
+	"one pstore record of its log (/sys/fs/pstore/dmesg-*) instead of a dump.\n"
 	"  -l, --log FILE       the kernel log, as vmcore-dmesg writes it\n"
 	"                       (default: vmcore-dmesg.txt next to VMCORE, if there)\n"
 	"  -j, --json FILE      write the JSON report to FILE\n"
@@ -47,16 +50,27 @@ static const char usage[] =
 	"      --seconds S      how long saving the dump took\n"
 	"      --error TEXT     what went wrong while capturing\n"
 	"      --warning TEXT   what the collector warned of, the dump saved\n"
+	"      --target TEXT    where the dump went (FSTYPE:SOURCE and directory)\n"
+	"      --failure-action A   reboot, poweroff or fallback: what the capture\n"
+	"                       did because the dump target failed\n"
+	"      --removed NAME   an old dump directory retention removed (repeatable)\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
 	"                       (refused otherwise)\n"
+	"      --pstore         the arguments are the parts of one pstore record of a\n"
+	"                       panic's log: no dump, counters and settings null\n"
+	"      --crash-time EPOCH  when the record was written (pstore's time of it)\n"
+	"      --settings       print the panic settings of the variable table, one\n"
+	"                       a line (KEY SYSCTL; a boot parameter has no dot),\n"
+	"                       and exit: the list the live metrics read\n"
 	"Without -j or -t the text report goes to standard output; -j - writes\n"
 	"JSON to standard output.  A file is replaced whole through a temporary\n"
 	"beside it; a device or FIFO (/dev/null, /dev/stdout) is written as it\n"
 	"is.  Exit status: 0 when the report was written, 1 when it could not\n"
 	"be, 2 on bad usage, 3 when it was written but the dump itself could\n"
-	"not be read (dump_read_error says why).\n";
+	"not be read (dump_read_error says why), 4 (--pstore) when the record was\n"
+	"not written at a panic: nothing is written, one line says why.\n";
 
 static void warnx(const char *fmt, ...)
 {
@@ -372,6 +386,105 @@ static void counters_from_log(struct ol_report *r)
 }
 
 /*
+ * --pstore: the parts of one record, each read whole (a part is at most a
+ * backend's record, kilobytes: more than 4 MiB is not one) and fed oldest
+ * first.  A part that cannot be read as a panic's log makes the log unread:
+ * the verdict is then unknown, the reason a note, never a guess from what
+ * is left.  Returns 4 when the record was not written at a panic.
+ */
+#define PSTORE_MAX (4 << 20)
+#define PSTORE_PARTS 64
+
+static int read_pstore(struct ol_report *r, char **paths, int n)
+{
+	static char *bufs[PSTORE_PARTS];
+	static size_t lens[PSTORE_PARTS];
+	struct ol_pstore_part parts[PSTORE_PARTS];
+	char why[OL_TEXT];
+	int i, j, order[PSTORE_PARTS], rc = 0;
+
+	if (n > PSTORE_PARTS) {
+		warnx("at most %d parts of one record", PSTORE_PARTS);
+		return 2;
+	}
+	snprintf(r->log_from, sizeof(r->log_from), "pstore %.56s", base_name(paths[0]));
+	for (i = 0; i < n; i++) {
+		FILE *f = fopen(paths[i], "rb");
+		enum ol_pstore_kind kind;
+
+		bufs[i] = malloc(PSTORE_MAX + 1);
+		if (!f || !bufs[i]) {
+			snprintf(r->log_trouble, sizeof(r->log_trouble), "cannot read the pstore record %s: %s",
+				 base_name(paths[i]), f ? "out of memory" : strerror(errno));
+			if (f)
+				fclose(f);
+			rc = -1;
+			break;
+		}
+		lens[i] = fread(bufs[i], 1, PSTORE_MAX + 1, f);
+		if (ferror(f) || lens[i] > PSTORE_MAX) {
+			snprintf(r->log_trouble, sizeof(r->log_trouble), "the pstore record %s %s",
+				 base_name(paths[i]), ferror(f) ? "could not be read" : "is larger than any record");
+			fclose(f);
+			rc = -1;
+			break;
+		}
+		fclose(f);
+		kind = ol_pstore_part(base_name(paths[i]), bufs[i], lens[i], &parts[i], why, sizeof(why));
+		if (kind == OL_PSTORE_NOT_PANIC) {
+			warnx("%s: not judged", why);
+			rc = 4;
+			break;
+		}
+		if (kind == OL_PSTORE_UNREADABLE) {
+			snprintf(r->log_trouble, sizeof(r->log_trouble), "%s", why);
+			rc = -1;
+			break;
+		}
+		if (i > 0 && (parts[i].count != parts[0].count || strcmp(parts[i].why, parts[0].why) != 0)) {
+			snprintf(r->log_trouble, sizeof(r->log_trouble), "%.80s is part of %.15s#%u, %.80s of %.15s#%u: "
+				 "not one record", base_name(paths[i]), parts[i].why, parts[i].count,
+				 base_name(paths[0]), parts[0].why, parts[0].count);
+			rc = -1;
+			break;
+		}
+		order[i] = i;
+	}
+	if (rc == 0) {
+		/* oldest first: the highest part number first; each number once */
+		for (i = 1; i < n; i++)
+			for (j = i; j > 0 && parts[order[j]].partno > parts[order[j - 1]].partno; j--) {
+				int t = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+		for (i = 1; i < n && rc == 0; i++)
+			if (parts[order[i]].partno == parts[order[i - 1]].partno) {
+				snprintf(r->log_trouble, sizeof(r->log_trouble), "two parts %u of %.15s#%u",
+					 parts[order[i]].partno, parts[0].why, parts[0].count);
+				rc = -1;
+			}
+	}
+	if (rc == 0) {
+		for (i = 0; i < n; i++)
+			ol_pstore_feed(r, bufs[order[i]], lens[order[i]], &parts[order[i]]);
+		if (!r->log_read)
+			snprintf(r->log_trouble, sizeof(r->log_trouble), "the pstore record %s holds no log",
+				 base_name(paths[0]));
+		else
+			ol_note(r, "no dump: the log is pstore's record %s#%u (%d part%s), the counters and "
+				"settings are not in it", parts[0].why, parts[0].count, n, n == 1 ? "" : "s");
+		if (parts[order[n - 1]].partno != 1 || parts[order[0]].partno != (unsigned int)n)
+			ol_note(r, "the record's parts are not all here (%d of up to Part%u): its log has gaps",
+				n, parts[order[0]].partno);
+	}
+	for (i = 0; i < n; i++)
+		free(bufs[i]);
+	return rc == 4 || rc == 2 ? rc : 0;
+}
+
+/*
  * Writes the report to path through common/outfile.c: a regular file
  * through a unique temporary renamed into place, a device or FIFO as it
  * is, a symbolic link or directory refused; when the target has no room
@@ -451,7 +564,13 @@ int main(int argc, char **argv)
 		{ "error", required_argument, NULL, 'e' },
 		{ "warning", required_argument, NULL, 'w' },
 		{ "reserve", required_argument, NULL, 'r' },
+		{ "target", required_argument, NULL, 'D' },
+		{ "failure-action", required_argument, NULL, 'A' },
+		{ "removed", required_argument, NULL, 'R' },
 		{ "follow-symlinks", no_argument, NULL, 'F' },
+		{ "settings", no_argument, NULL, 'S' },
+		{ "pstore", no_argument, NULL, 'P' },
+		{ "crash-time", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -462,8 +581,9 @@ int main(int argc, char **argv)
 	char *def_log = NULL, *end;
 	struct stat st;
 	int c, rc = 0;
-	long reserve = 0;
+	long reserve = 0, crash_time = -1;
 	unsigned int wflags = 0;
+	bool pstore = false;
 
 	ol_report_init(&r, PROG);
 	while ((c = getopt_long(argc, argv, "l:j:t:h", opts, NULL)) != -1) {
@@ -494,6 +614,24 @@ int main(int argc, char **argv)
 		case 'w':
 			snprintf(cap->warning, sizeof(cap->warning), "%s", optarg);
 			break;
+		case 'D':
+			snprintf(cap->target, sizeof(cap->target), "%s", optarg);
+			break;
+		case 'A':
+			if (strcmp(optarg, "reboot") && strcmp(optarg, "poweroff") && strcmp(optarg, "fallback")) {
+				warnx("--failure-action is reboot, poweroff or fallback, not '%s'", optarg);
+				return 2;
+			}
+			snprintf(cap->failure_action, sizeof(cap->failure_action), "%s", optarg);
+			break;
+		case 'R':
+			if (cap->n_removed == OL_REMOVED || strlen(optarg) >= sizeof(cap->removed[0])) {
+				warnx("--removed: at most %d names of up to %zu characters", OL_REMOVED,
+				      sizeof(cap->removed[0]) - 1);
+				return 2;
+			}
+			snprintf(cap->removed[cap->n_removed++], sizeof(cap->removed[0]), "%s", optarg);
+			break;
 		case 'x':
 			if (!parse_long(optarg, &cap->collector_exit)) {
 				warnx("--collector-exit takes a number, not '%s'", optarg);
@@ -522,10 +660,43 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case 'P':
+			pstore = true;
+			break;
+		case 'C':
+			if (!parse_long(optarg, &crash_time) || crash_time < 0) {
+				warnx("--crash-time takes seconds since the epoch, not '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			/* vars.def is the one list: the shell side asks for it */
+			for (c = 0; c < OL_NVARS; c++)
+				if (ol_vars[c].sysctl)
+					printf("%s %s\n", ol_vars[c].key, ol_vars[c].sysctl);
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 		default:
 			fputs(usage, stderr);
 			return 2;
 		}
+	}
+	if (pstore) {
+		if (optind >= argc || log || cap->present || reserve) {
+			warnx("--pstore takes the record's parts, and -j, -t, --crash-time, --follow-symlinks");
+			return 2;
+		}
+		rc = read_pstore(&r, argv + optind, argc - optind);
+		if (rc)
+			return rc;
+		/* no dump to fail to open: the exit status is the writing's */
+		opened = true;
+		/* pstore's time of the record: when the kernel panicked */
+		if (crash_time >= 0) {
+			r.crashed = true;
+			r.crash_time = (uint64_t)crash_time;
+		}
+		ol_pstore_judge(&r);
+		goto write;
 	}
 	if (optind != argc - 1) {
 		fputs(usage, stderr);
@@ -533,8 +704,8 @@ int main(int argc, char **argv)
 	}
 
 	if (!cap->present && (cap->time[0] || dump || cap->error[0] || cap->warning[0] || cap->have_exit ||
-			       cap->have_seconds)) {
-		warnx("--time, --dump, --error, --warning, --collector-exit and --seconds go with --capture");
+			       cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed)) {
+		warnx("--time, --dump, --error, --warning, --collector-exit, --seconds, --target, --failure-action and --removed go with --capture");
 		return 2;
 	}
 	if (!log) {
@@ -559,7 +730,7 @@ int main(int argc, char **argv)
 	ol_report_judge(&r);
 	if (dump && stat(dump, &st) == 0)
 		cap->dump_bytes = (long long)st.st_size;
-
+write:
 	if (!json && !text)
 		text = "-";
 	if (json && write_report(json, true, &r, (size_t)reserve, wflags) != 0)

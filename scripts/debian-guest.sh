@@ -1,9 +1,11 @@
 # shellcheck shell=bash
-# Runs test plans in the Debian 12 guest (scripts/debian-image.sh builds it).
+# Runs test plans in the Debian guest of a release (scripts/debian-image.sh
+# builds it: Debian 12 by default, Debian 13 with "release trixie").
 # Source it after lib.sh; it defines functions and runs nothing.
 #
-# debian_guest_setup
-#     Builds (or finds in the cache) the guest image and sets debian_image,
+# debian_guest_setup [SUITE]
+#     Builds (or finds in the cache) the guest image of SUITE (default
+#     bookworm) and sets debian_image and debian_images[SUITE] to it,
 #     the directory with disk.img, vmlinuz, initrd.img, kernelrelease and
 #     stock/ (scripts/stock-kernel.sh's directory: stock/vmlinux is the -dbg
 #     vmlinux for crash and drgn).
@@ -22,8 +24,11 @@
 #     (crashkernel= size, empty for none; default 256M), debian_mem (1G),
 #     debian_timeout (seconds for the whole run, default 900),
 #     debian_append (more kernel command line), debian_disks (an array of
-#     "SIZE FSTYPE BUS MOUNTPOINT": more disks, each one file system made
-#     here (ext4 or xfs, labelled oldiskN), on BUS (virtio, sata,
+#     "SIZE FSTYPE BUS MOUNTPOINT [LAYOUT]": more disks, each one file
+#     system made here (ext4 or xfs, labelled oldiskN), or with LAYOUT
+#     (lvm: an LVM volume on the second of two GPT partitions; md: md RAID1
+#     over two disks of one partition each) partitioned here and built by the guest's runner (a line
+#     of fw_cfg opt/oopslimit/layout); on BUS (virtio, sata,
 #     scsi, nvme; see qemu-run.sh -E), which the guest mounts at MOUNTPOINT
 #     through /etc/fstab before oopslimit-kdump.service starts, a MOUNTPOINT
 #     that holds files getting a copy of them first, as when /var moves to
@@ -36,8 +41,12 @@
 #     Returns qemu-run.sh's status: 0 when the guest powered off, 124 when
 #     the time limit ended it, 1 on another failure.
 
+declare -A debian_images=()
 debian_guest_setup() {
-	debian_image=$("$OOPSLIMIT_TOP/scripts/debian-image.sh") || die "building the Debian guest image failed"
+	local suite=${1:-bookworm}
+	debian_image=$("$OOPSLIMIT_TOP/scripts/debian-image.sh" "$suite") || die "building the $suite guest image failed"
+	# shellcheck disable=SC2034  # read by scenario.sh
+	debian_images[$suite]=$debian_image
 }
 
 debian_guest_run() {
@@ -52,15 +61,35 @@ debian_guest_run() {
 		cp "$conf" "$dir/kdump.conf.add"
 		fw+=(-F "kdump.conf=$dir/kdump.conf.add")
 	fi
-	rm -f "$dir/disk.img" "$dir/results" "$dir"/disk[0-9]*.img "$dir/fstab.add"
+	rm -f "$dir/disk.img" "$dir/results" "$dir"/disk[0-9]*.img "$dir/fstab.add" "$dir/layout.add"
 	rm -rf "$dir/dumps"
 	cp --sparse=always "$debian_image/disk.img" "$dir/disk.img"
-	local n=0 spec size fstype bus mp extra=()
+	local n=0 spec size fstype bus mp layout extra=()
+	rm -f "$dir/layout.add"
 	# shellcheck disable=SC2154  # the caller's setting, empty or unset for none
 	for spec in "${debian_disks[@]}"; do
 		n=$((n + 1))
-		read -r size fstype bus mp <<<"$spec"
+		read -r size fstype bus mp layout <<<"$spec"
 		truncate -s "$size" "$dir/disk$n.img"
+		if [ -n "$layout" ]; then
+			# GPT partitions named oldiskN-..., which the guest finds in
+			# /dev/disk/by-partlabel; it builds the rest
+			case $layout in
+			lvm) printf 'size=64MiB, name=oldisk%s-p1\nname=oldisk%s-lvm\n' "$n" "$n" >"$dir/sfdisk.in" ;;
+			md)
+				printf 'name=oldisk%s-md0\n' "$n" >"$dir/sfdisk.in"
+				truncate -s "$size" "$dir/disk$n-b.img"
+				printf 'label: gpt\nname=oldisk%s-md1\n' "$n" | sfdisk -q "$dir/disk$n-b.img" >"$dir/sfdisk.log" 2>&1 ||
+					die "sfdisk failed for $dir/disk$n-b.img: $(tail -n 1 "$dir/sfdisk.log")"
+				extra+=(-E "$dir/disk$n-b.img,$bus") ;;
+			*) die "a disk's layout is lvm or md, not '$layout'" ;;
+			esac
+			{ echo 'label: gpt'; cat "$dir/sfdisk.in"; } | sfdisk -q "$dir/disk$n.img" >"$dir/sfdisk.log" 2>&1 ||
+				die "sfdisk failed for $dir/disk$n.img: $(tail -n 1 "$dir/sfdisk.log")"
+			extra+=(-E "$dir/disk$n.img,$bus")
+			printf '%s oldisk%s %s %s\n' "$layout" "$n" "$fstype" "$mp" >>"$dir/layout.add"
+			continue
+		fi
 		case $fstype in
 		ext4) mkfs.ext4 -q -F -L "oldisk$n" "$dir/disk$n.img" >"$dir/mkfs.log" 2>&1 ;;
 		xfs) mkfs.xfs -q -f -L "oldisk$n" "$dir/disk$n.img" >"$dir/mkfs.log" 2>&1 ;;
@@ -70,6 +99,7 @@ debian_guest_run() {
 		printf 'LABEL=oldisk%s %s %s defaults 0 2\n' "$n" "$mp" "$fstype" >>"$dir/fstab.add"
 	done
 	[ ! -e "$dir/fstab.add" ] || fw+=(-F "fstab=$dir/fstab.add")
+	[ ! -e "$dir/layout.add" ] || fw+=(-F "layout=$dir/layout.add")
 	# The KVM probe boots the project's busybox guest; this kernel cannot
 	# answer it.  Use its answer if there is one, TCG otherwise.
 	accel=$(known_accel)

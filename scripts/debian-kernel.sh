@@ -18,6 +18,8 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=debian-suite.sh
+. "$OOPSLIMIT_TOP/scripts/debian-suite.sh"
 
 # The modules the busybox guest loads, when the kernel does not have them
 # built in; their dependencies come along.
@@ -33,42 +35,10 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 1 ] || die "usage: $prog [-g] SUITE"
 suite=$1
-releases=$OOPSLIMIT_TOP/scripts/debian-releases
-meta=$(awk -v s="$suite" '!/^#/ && $1 == s { print $3 }' "$releases")
-[ -n "$meta" ] || die "no suite '$suite' in scripts/debian-releases (it has: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$releases"))"
+meta=$(suite_field "$suite" kernel)
+suite_apt "$suite"
 
-# --- apt for that suite ------------------------------------------------------------
-# The host's own Debian mirror (the one serving its main component), asked for
-# another suite.
-mirror=$(host_mirror)
-[ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
-aptdir=$OOPSLIMIT_CACHE/apt/$suite
-mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
-printf 'deb %s %s main\n' "$mirror" "$suite" | ol_write_atomic "$aptdir/sources.list" ||
-	die "cannot write $aptdir/sources.list"
-apt_opts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$aptdir/lists"
-	-o "Dir::Cache=$aptdir/cache" -o APT::Sandbox::User=root -o Debug::NoLocking=1)
-exec 9>"$aptdir/lock"
-flock 9
-# the lists once a day
-if [ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
-	say "reading the $suite package lists"
-	apt-get "${apt_opts[@]}" -q update >"$aptdir/update.log" 2>&1 ||
-		die "apt-get update for $suite failed: $(grep -m1 -E '^(E|Err):' "$aptdir/update.log" || tail -n 1 "$aptdir/update.log")"
-fi
-
-# A package's dependencies that are parts of one kernel release (image,
-# binary, modules, base: linux-base-RELEASE holds Debian 14's config).
-kernel_parts() {
-	apt-cache "${apt_opts[@]}" show --no-all-versions "$1" 2>/dev/null |
-		sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/[[:space:]]//g' |
-		grep -E '^linux-(image|binary|modules|base)-[0-9]' || true
-}
-pkgs=()
-for p in $(kernel_parts "$meta"); do
-	pkgs+=("$p")
-	for q in $(kernel_parts "$p"); do pkgs+=("$q"); done
-done
+mapfile -t pkgs < <(kernel_packages "$meta")
 [ ${#pkgs[@]} -gt 0 ] || die "$meta in $suite depends on no kernel package"
 version=$(apt-cache "${apt_opts[@]}" show --no-all-versions "${pkgs[0]}" | sed -n 's/^Version: //p')
 out=$OOPSLIMIT_CACHE/debian-kernels/$suite-${pkgs[0]#linux-image-}-$version
@@ -94,27 +64,10 @@ unpack_image() {
 		dpkg-deb -x "$deb" "$work/root" || die "cannot unpack ${deb##*/}"
 	done
 
-	# The image: /boot/vmlinuz-RELEASE (Debian up to 13) or
-	# /usr/lib/modules/RELEASE/vmlinuz (Debian 14).
-	mapfile -t images < <(find "$work/root/boot" "$work/root/usr/lib/modules" -maxdepth 2 \
-		\( -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' \) 2>/dev/null)
-	[ ${#images[@]} -eq 1 ] || die "${pkgs[*]} hold ${#images[@]} kernel images, not one"
-	case ${images[0]} in
-	*/vmlinuz) release=$(basename "$(dirname "${images[0]}")") ;;
-	*) release=${images[0]##*/vmlinuz-} ;;
-	esac
-	[ "$(file -b "${images[0]}" | cut -d, -f1)" = "Linux kernel x86 boot executable bzImage" ] ||
-		die "${images[0]#"$work/root"} is not an x86 bzImage: $(file -b "${images[0]}" | cut -d, -f1)"
-	moddir=''
-	for d in "$work/root/lib/modules/$release" "$work/root/usr/lib/modules/$release"; do
-		[ -d "$d/kernel" ] && moddir=$d
-	done
-	[ -n "$moddir" ] || die "${pkgs[*]} have no modules for $release (neither /lib/modules nor /usr/lib/modules)"
-	cp "${images[0]}" "$work/new/bzImage"
-	for c in "$work/root/boot/config-$release" "$moddir/config"; do
-		[ ! -r "$c" ] || cp "$c" "$work/new/config"
-	done
-	[ -e "$work/new/config" ] || die "${pkgs[*]} have no config for $release"
+	kernel_layout "$work/root"
+	release=$krelease moddir=$kmoddir
+	cp "$kimage" "$work/new/bzImage"
+	cp "$kconfig" "$work/new/config"
 	printf '%s\n' "$release" >"$work/new/kernelrelease"
 	printf '%s\n' "$version" >"$work/new/version"
 	printf '%s\n' "$suite" >"$work/new/suite"
@@ -137,13 +90,7 @@ unpack_image() {
 		[ -n "$f" ] || die "the $release kernel has neither a built-in $m nor a $m module"
 		for dep in $(modinfo -F depends "$f" | tr ',' ' '); do place "$dep"; done
 		mkdir -p "$work/mods/lib/oopslimit/modules"
-		case $f in
-		*.ko) cp "$f" "$work/mods/lib/oopslimit/modules/$m.ko" ;;
-		*.ko.xz) xz -dc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
-		*.ko.zst) zstd -qdc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
-		*.ko.gz) gzip -dc "$f" >"$work/mods/lib/oopslimit/modules/$m.ko" ;;
-		*) die "$f: a module compressed in a way this script does not know" ;;
-		esac || die "cannot decompress $f"
+		module_unpack "$f" "$work/mods/lib/oopslimit/modules/$m.ko"
 		order+=("$m")
 	}
 	for m in $guest_modules; do place "$m"; done

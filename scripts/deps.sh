@@ -18,8 +18,9 @@ packages=(
 	shellcheck clang-14 libclang-rt-14-dev
 	# the Debian packages and the Debian guest (scripts/deb.sh, debian-image.sh)
 	debhelper dpkg-dev lintian mmdebstrap
-	# the Debian guest's XFS dump disks (scripts/debian-guest.sh)
-	xfsprogs
+	# the Debian guest's XFS dump disks, and the partitions of its LVM, md and
+	# multi-partition ones (scripts/debian-guest.sh)
+	xfsprogs fdisk
 )
 
 missing=()

@@ -13,9 +13,15 @@
 # One a line; '#' starts a comment.
 #   about TEXT            what the scenario shows
 #   guest busybox|debian  the project's small guest (default: a busybox
-#                         init, 9p, every driver built in) or a Debian 12
+#                         init, 9p, every driver built in) or a Debian
 #                         system with the stock kernel, systemd and the
 #                         oopslimit-kdump package (scripts/debian-guest.sh)
+#   release SUITE...      the Debian guest's releases the scenario holds on:
+#                         bookworm (Debian 12, the default), trixie (Debian
+#                         13), any suite scripts/debian-releases gives a
+#                         guest kernel; make test boots the first,
+#                         scripts/verify.sh -d the one of the kernel it
+#                         verifies (debian_release)
 #   kernel limits|baseline|stock|debian:SUITE
 #                         the project's kernels (busybox guest), Debian's
 #                         stock kernel (the Debian guest: stock), or the
@@ -37,12 +43,16 @@
 #                         otherwise (later lines win)
 #   disk SIZE             an ext4 disk of SIZE as /dev/vda (a kdump target);
 #                         its dump directories are copied out after the run
-#   disk SIZE FSTYPE BUS MOUNTPOINT
+#   disk SIZE FSTYPE BUS MOUNTPOINT [lvm|md]
 #                         the Debian guest: one more disk, ext4 or xfs, on
 #                         virtio, sata, scsi (virtio-scsi) or nvme, mounted
 #                         at MOUNTPOINT through /etc/fstab (a dump disk at
 #                         /var/crash, a separate /var) before the service
-#                         starts (scripts/debian-guest.sh, debian_disks)
+#                         starts (scripts/debian-guest.sh, debian_disks);
+#                         with a layout, the file system is on an LVM
+#                         volume on its second partition, or on md RAID1
+#                         over a partition of each of two such disks, made
+#                         by the guest at its first boot
 #   step PLAN-LINE        a line of the guest plan (see tests/guest/init and,
 #                         for the Debian guest, tests/guest-debian/oopslimit-test-run)
 # Reading another scenario's dump instead of booting (it is run first when
@@ -78,6 +88,12 @@
 #                         no vmcore-incomplete; failed: a directory with
 #                         vmcore-incomplete and reason.json but no vmcore;
 #                         unmounted: no directory, reason.json on the console
+#   expect dumps N        N dump directories are left (old ones a "seed"
+#                         step made, retention kept); the capture's own is
+#                         the newest, and "expect capture" judges it
+#   expect captured KEY VALUE  the capture kernel's reason.json alone has KEY
+#                         equal to VALUE (its capture member: where the dump
+#                         went, the failure action, what retention removed)
 #   expect kdump ARGS => STATUS TEXT
 #                         the guest's "kdump ARGS" step exited with STATUS and
 #                         its last line contains TEXT; a kdump step without
@@ -109,6 +125,8 @@
 . "$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh"
 # shellcheck source=debian-guest.sh
 . "$OOPSLIMIT_TOP/scripts/debian-guest.sh"
+# shellcheck source=debian-suite.sh
+. "$OOPSLIMIT_TOP/scripts/debian-suite.sh"
 
 scenario_dir=$OOPSLIMIT_TOP/tests/scenarios
 schema=$OOPSLIMIT_TOP/common/report.schema.json
@@ -133,7 +151,7 @@ guest_steps() {
 }
 
 scenario_validate() {
-	local f=$1 n=0 key rest boots=0 steps=0 src='' guest kernel=''
+	local f=$1 n=0 key rest boots=0 steps=0 src='' guest kernel='' g r
 	[ -r "$f" ] || die "no scenario $f"
 	guest=$(sed -n 's/^guest[[:space:]]\{1,\}//p' "$f" | tail -n 1)
 	local debian_kernel=''
@@ -145,6 +163,13 @@ scenario_validate() {
 		about | append) ;;
 		guest)
 			case $rest in busybox | debian) ;; *) die "$f:$n: guest is busybox or debian, not '$rest'" ;; esac ;;
+		release)
+			[ "${guest:-}" = debian ] || die "$f:$n: release names the Debian guest's release: after 'guest debian'"
+			for r in $rest; do
+				g=$(awk -v s="$r" '!/^#/ && $1 == s { print $4 }' "$OOPSLIMIT_TOP/scripts/debian-releases")
+				{ [ -n "$g" ] && [ "$g" != - ]; } ||
+					die "$f:$n: scripts/debian-releases makes no Debian guest for '$r'"
+			done ;;
 		kernel)
 			kernel=$rest
 			case ${guest:-busybox}/$rest in
@@ -160,9 +185,11 @@ scenario_validate() {
 			[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'" ;;
 		disk)
 			if [ "${guest:-busybox}" = debian ]; then
-				[[ $rest =~ ^[1-9][0-9]*[MG]\ (ext4|xfs)\ (virtio|sata|scsi|nvme)\ /[^[:space:]]*$ ]] ||
-					die "$f:$n: the Debian guest's disk is SIZE ext4|xfs virtio|sata|scsi|nvme MOUNTPOINT, not '$rest'"
-				[ "${rest##* }" != / ] || die "$f:$n: the root file system is the image's own"
+				[[ $rest =~ ^[1-9][0-9]*[MG]\ (ext4|xfs)\ (virtio|sata|scsi|nvme)\ /[^[:space:]]*(\ (lvm|md))?$ ]] ||
+					die "$f:$n: the Debian guest's disk is SIZE ext4|xfs virtio|sata|scsi|nvme MOUNTPOINT [lvm|md], not '$rest'"
+				if [[ $rest == *' / '* ]] || [[ $rest == *' /' ]]; then
+					die "$f:$n: the root file system is the image's own"
+				fi
 			else
 				[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'"
 			fi ;;
@@ -204,8 +231,10 @@ scenario_validate() {
 			record | panic | survived | count | vmcoreinfo | sys | refused) ;;
 			line)
 				[[ $rest =~ ^line\ . ]] || die "$f:$n: expect line TEXT" ;;
-			report | reason | recorder | crash | text | textin)
+			report | reason | recorder | crash | captured | text | textin)
 				[[ $rest == *' '*' '* ]] || die "$f:$n: expect ${rest%% *} needs a name and a value" ;;
+			dumps)
+				[[ $rest =~ ^dumps\ [0-9]+$ ]] || die "$f:$n: expect dumps N" ;;
 			kaslr)
 				case ${rest#kaslr } in yes | no) ;; *) die "$f:$n: expect kaslr yes or no" ;; esac ;;
 			kdump)
@@ -398,7 +427,8 @@ dump_dirs() {
 	else
 		root=$dir$path
 	fi
-	find "$root" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort
+	# (a dump disk made by mkfs.ext4 holds lost+found at its top)
+	find "$root" -mindepth 1 -maxdepth 1 -type d ! -name lost+found 2>/dev/null | sort
 }
 
 # boot_debian FILE DIR: the Debian guest, as the scenario says; sets rc.
@@ -424,6 +454,7 @@ boot_debian() {
 		esac
 	done <"$f"
 	debian_append=${debian_append# }
+	local debian_image=${debian_images[$(release_of "$f")]}
 	: >"$dir/debian"
 	t0=$(now_ms)
 	rc=0
@@ -504,6 +535,7 @@ check_boot() {
 	grep -q '^error ' "$dir/results" 2>/dev/null && bad=1
 	[ "$rc" -eq 0 ] || bad=1
 	panic_line=$(grep -a -m1 -o 'Kernel panic - not syncing: .*' "$dir/console.log" | tr -d '\r' || true)
+	want_dumps=$(sed -n 's/^expect[[:space:]]\{1,\}dumps[[:space:]]\{1,\}\([0-9]*\)$/\1/p' "$f")
 	while read -r key what arg1 argrest; do
 		[ "$key" = expect ] || continue
 		arg1=${arg1//\{release\}/$release} argrest=${argrest//\{release\}/$release}
@@ -572,11 +604,11 @@ check_capture() {
 		reports[capture]=$dir/console-reason.json
 		return $ok
 	fi
-	if [ "$(grep -c . <<<"$dumps")" -ne 1 ]; then
-		flag "expected one dump directory, found: ${dumps:-none}"
+	if [ "$(grep -c . <<<"$dumps")" -ne "${want_dumps:-1}" ]; then
+		flag "expected ${want_dumps:-one} dump director$([ "${want_dumps:-1}" = 1 ] && echo y || echo ies), found: ${dumps:-none}"
 		return 1
 	fi
-	d=$dumps
+	d=$(tail -n 1 <<<"$dumps")
 	reports[capture]=$d/reason.json
 	note "dump directory: $d ($(cd "$d" && echo *))"
 	for f in vmcore-dmesg.txt reason.json reason.txt; do
@@ -663,15 +695,39 @@ crash_session() {
 	printf '%s\n' "oopslimit > $out/text" "oopslimit -j > $out/json" "oopslimit -v > $out/verbose" \
 		"sys > $out/sys" "help oopslimit > $out/help" "eval 6*7 > $out/alive" q >"$out/cmd"
 	t0=$(now_ms)
+	local in_root=() ext=$crash_ext rr
+	rr=$(reader_release "$f")
+	if [ -n "$rr" ]; then
+		# the release's own crash, with the extension its package installed
+		in_root=("$OOPSLIMIT_TOP/scripts/reader-root.sh" -r "${reader_roots[$rr]}")
+		ext=/usr/lib/crash/extensions
+	fi
 	# shellcheck disable=SC2086 # crash's arguments are words
-	CRASH_EXTENSIONS=$crash_ext crash -s -x ${args:---kaslr auto} "$read_vmlinux" "$read_dump" \
+	"${in_root[@]}" env CRASH_EXTENSIONS=$ext crash -s -x ${args:---kaslr auto} "$read_vmlinux" "$read_dump" \
 		-i "$out/cmd" </dev/null >"$out/log" 2>&1 || rc=$?
+	local whose='' why
+	why=$(grep -m1 '^crash: invalid structure member offset' "$out/log" || true)
+	if [ $rc -ne 0 ] && [ -n "$why" ] && ! grep -q '^expect[[:space:]]\{1,\}refused' "$f"; then
+		# crash itself cannot open a session on a kernel newer than it
+		# (unstable's crash 9.0.2 on 7.2: module_num_gpl_syms), with or
+		# without the extension: the extension in crash's minimal mode,
+		# which needs no kernel structures (and has no "sys")
+		whose="; crash itself stopped at start-up (${why#crash: }), so in --minimal mode"
+		printf '%s\n' "oopslimit > $out/text" "oopslimit -j > $out/json" "oopslimit -v > $out/verbose" \
+			"help oopslimit > $out/help" "eval 6*7 > $out/alive" q >"$out/cmd"
+		mv "$out/log" "$out/log.full"
+		rc=0
+		# shellcheck disable=SC2086 # crash's arguments are words
+		"${in_root[@]}" env CRASH_EXTENSIONS=$ext crash --minimal -s -x ${args:---kaslr auto} "$read_vmlinux" \
+			"$read_dump" -i "$out/cmd" </dev/null >"$out/log" 2>&1 || rc=$?
+	fi
 	touch "$out/text" "$out/json" "$out/sys" "$out/alive" "$out/verbose"
 	crash_rc=$rc
 	if grep -q '^expect[[:space:]]\{1,\}refused' "$f"; then
 		return 0
 	fi
-	note "$name: crash -x oopslimit: $(since "$t0") s (crash's start included)"
+	[ -z "$rr" ] || whose="; the crash of $rr, in its reader root$whose"
+	note "$name: crash -x oopslimit: $(since "$t0") s (crash's start included)$whose"
 	if [ $rc -ne 0 ] || [ ! -s "$out/text" ] || [ ! -s "$out/json" ]; then
 		flag "$name: crash ended with status $rc: $(tail -n 3 "$out/log" | tr '\n' ' ')"
 		return 1
@@ -724,7 +780,10 @@ compare_reports() {
 
 # drgn_check: crash's values and addresses against drgn's reading.
 drgn_check() {
-	/usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$read_dump" "$read_vmlinux" >"$run_dir/drgn.json" \
+	local in_root=() rr
+	rr=$(reader_release "$1")
+	[ -z "$rr" ] || in_root=("$OOPSLIMIT_TOP/scripts/reader-root.sh" -r "${reader_roots[$rr]}")
+	"${in_root[@]}" /usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-counters.py" "$read_dump" "$read_vmlinux" >"$run_dir/drgn.json" \
 		2>"$run_dir/drgn.err" || { echo "drgn could not read the dump: $(tail -n 1 "$run_dir/drgn.err")"; return 1; }
 	/usr/bin/python3 - "$run_dir/drgn.json" "${reports[crash]}" <<-'EOF'
 		import json, sys
@@ -783,7 +842,7 @@ judge_reports() {
 		fi
 	fi
 	if [ -n "${reports[crash]:-}" ] && ! grep -q '^drgn[[:space:]]\{1,\}no' "$f"; then
-		if out=$(drgn_check); then
+		if out=$(drgn_check "$f"); then
 			note "$name: $out"
 		else
 			while IFS= read -r line; do flag "$name: $line"; done <<<"$out"
@@ -804,11 +863,11 @@ check_reports() {
 	while read -r key what arg1 argrest; do
 		[ "$key" = expect ] || continue
 		case $what in
-		report | reason | recorder | crash)
+		report | reason | recorder | crash | captured)
 			local n=0
 			for who in capture host crash; do
 				[ -n "${reports[$who]:-}" ] || continue
-				case $what/$who in crash/capture | crash/host | recorder/crash) continue ;; esac
+				case $what/$who in crash/capture | crash/host | recorder/crash | captured/host | captured/crash) continue ;; esac
 				n=$((n + 1))
 				got=$(jq -r ".$arg1" "${reports[$who]}" 2>&1 || true)
 				[ "$got" = "$argrest" ] ||
@@ -873,6 +932,11 @@ check_vmcoreinfo() {
 }
 
 # --- one scenario ---------------------------------------------------------------------
+# Where the runs live: a directory per scenario, NAME under it.  A verifier
+# run keeps its own (scripts/verify.sh), so that it and make test can run at
+# the same time without one removing the other's run.
+scenario_runs=${scenario_runs:-$OOPSLIMIT_CACHE/runs}
+
 # kernel_dir_of FILE: the directory of the kernel the scenario boots, with
 # its vmlinux (for the Debian guest: the stock kernel's, from its -dbg
 # package; need_debian first).
@@ -882,17 +946,50 @@ kernel_dir_of() {
 	case $k in
 	baseline) printf '%s\n' "$baseline_dir" ;;
 	debian:*) printf '%s\n' "${debian_kernels[${k#debian:}]}" ;;
-	stock) printf '%s\n' "$debian_image/stock" ;;
+	stock) printf '%s\n' "${debian_images[$(release_of "$1")]}/stock" ;;
 	*) printf '%s\n' "$limits_dir" ;;
 	esac
 }
 
-# need_debian FILE: builds (or finds) the Debian guest image the first time
-# a scenario boots it.
+# releases_of FILE: the Debian guest's releases the scenario holds on
+# (bookworm when it names none); release_of FILE: the one it boots,
+# debian_release when that is one of them (verify.sh -d), else the first.
+releases_of() {
+	sed -n 's/^release[[:space:]]\{1,\}//p' "$1" | tail -n 1 | grep . || echo bookworm
+}
+release_of() {
+	local r
+	for r in $(releases_of "$1"); do
+		[ "$r" != "${debian_release:-}" ] || { printf '%s\n' "$r"; return 0; }
+	done
+	releases_of "$1" | cut -d' ' -f1
+}
+
+# reader_release FILE: the Debian release whose crash and drgn read the
+# scenario's dumps in that release's reader root (scripts/reader-root.sh),
+# or nothing: this machine's own readers.  A Debian guest of a release other
+# than this machine's is read by its own release's tools, as its users
+# would; a crash older than the kernel cannot open its dumps.
+reader_release() {
+	local r
+	grep -q '^guest[[:space:]]\{1,\}debian' "$1" || return 0
+	r=$(release_of "$1")
+	[ "$(suite_field "$r" sources)" = host ] || printf '%s\n' "$r"
+}
+
+# need_debian FILE: builds (or finds) the Debian guest image of the
+# scenario's release the first time a scenario boots it, and that
+# release's reader root when its dumps need one.
+declare -A reader_roots=()
 need_debian() {
-	local k g=''
-	if grep -q '^guest[[:space:]]\{1,\}debian' "$1" && [ -z "${debian_image:-}" ]; then
-		debian_guest_setup >&2
+	local k g='' r
+	r=$(release_of "$1")
+	if grep -q '^guest[[:space:]]\{1,\}debian' "$1" && [ -z "${debian_images[$r]:-}" ]; then
+		debian_guest_setup "$r" >&2
+	fi
+	r=$(reader_release "$1")
+	if [ -n "$r" ] && [ -z "${reader_roots[$r]:-}" ]; then
+		reader_roots[$r]=$("$OOPSLIMIT_TOP/scripts/reader-root.sh" "$r") || die "cannot make $r's reader root"
 	fi
 	# a release's stock kernel, fetched once (with its vmlinux when asked)
 	k=$(sed -n 's/^kernel[[:space:]]*debian://p' "$1")
@@ -911,7 +1008,7 @@ declare -A ran_here=()
 ensure_dump() {
 	local src=$1 sf dir kd
 	sf=$(scenario_path "$src")
-	dir=$OOPSLIMIT_CACHE/runs/$src
+	dir=$scenario_runs/$src
 	need_debian "$sf"
 	kd=$(kernel_dir_of "$sf")
 	if [ -z "${ran_here[$src]:-}" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" != "$(run_stamp "$sf" "$kd")" ]; then
@@ -927,13 +1024,13 @@ run_scenario() {
 	local -A reports=()
 	local the_dump='' read_dump='' read_vmlinux='' crash_rc='' source_dir='' kernel_dir='' rc=0
 	name=$(basename "$f" .scn)
-	run_dir=$OOPSLIMIT_CACHE/runs/$name
+	run_dir=$scenario_runs/$name
 	test_begin
 	src=$(sed -n 's/^dump-of[[:space:]]\{1,\}//p' "$f")
 	if [ -n "$src" ]; then
 		ensure_dump "$src"
 		name=$(basename "$f" .scn)
-		run_dir=$OOPSLIMIT_CACHE/runs/$name
+		run_dir=$scenario_runs/$name
 		rm -rf "$run_dir"
 		mkdir -p "$run_dir"
 		note "$name: $(sed -n 's/^about //p' "$f")"

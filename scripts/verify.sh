@@ -9,10 +9,12 @@
 #   it boots in the project's busybox guest (9p, LKDTM) through
 #   tests/scenarios/kdump-*.scn (the baseline ones left out);
 # - a distribution's modular kernel, as its Debian packages (-d): it is
-#   installed in the Debian 12 guest (systemd, the oopslimit-kdump package,
+#   installed in the Debian guest of the release it belongs to (Debian 12,
+#   13, unstable: scripts/debian-releases; systemd, the oopslimit-kdump package,
 #   root and dump target on a virtio-blk disk, tests/module built against
-#   its headers instead of LKDTM) and boots there through
-#   tests/scenarios/debian-*.scn; crash reads the captures with the vmlinux
+#   its headers with that release's compiler, instead of LKDTM) and boots
+#   there through the tests/scenarios/debian*.scn that hold on that release;
+#   crash reads the captures with the vmlinux
 #   of its -dbg package.
 #
 # Usage: scripts/verify.sh -k BZIMAGE -v VMLINUX -c CONFIG [-j JUNIT.xml]
@@ -49,6 +51,7 @@ while getopts k:v:c:d:j:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
+debian_release=''
 if [ -n "$debdir" ]; then
 	guest=debian
 	[ -z "$bz$vmlinux$config" ] || die "-d DIR brings the kernel, its vmlinux and its config: not with -k, -v or -c"
@@ -57,11 +60,13 @@ if [ -n "$debdir" ]; then
 		stock=$(cd "$debdir" && pwd -P)
 	else
 		# (stock-kernel.sh says what is wrong, in one line)
-		stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh" -d "$debdir") || exit 1
+		stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh" -g -d "$debdir") || exit 1
 	fi
-	for f in kernelrelease vmlinuz vmlinux config headers/Makefile; do
+	for f in kernelrelease suite vmlinuz vmlinux config headers/Makefile; do
 		[ -r "$stock/$f" ] || die "$stock is not a stock-kernel.sh directory: no $f"
 	done
+	# the Debian release the kernel belongs to, whose guest it boots in
+	debian_release=$(cat "$stock/suite")
 	bz=$stock/vmlinuz vmlinux=$stock/vmlinux config=$stock/config
 else
 	guest=busybox
@@ -171,10 +176,11 @@ if [ $# -gt 0 ]; then
 		scenarios+=("$f")
 	done
 elif [ $guest = debian ]; then
-	# (their expectations name the kernel's release as {release}: any
-	# kernel's will do)
-	for f in "$scen_dir"/debian-*.scn; do
+	# Those that hold on the kernel's release (their expectations name the
+	# kernel's release as {release}: any kernel of it will do).
+	for f in "$scen_dir"/debian*.scn; do
 		[ "$(guest_of "$f")" = debian ] || continue
+		[[ " $(releases_of "$f") " == *" $debian_release "* ]] || continue
 		scenarios+=("$f")
 	done
 else
@@ -200,6 +206,8 @@ for s in "${scenarios[@]}"; do
 	debian) die "$s runs in the busybox guest: verify a kernel there with -k, -v and -c" ;;
 	*) die "$s runs in the Debian guest: verify a packaged kernel there with -d" ;;
 	esac
+	[ $guest != debian ] || [[ " $(releases_of "$s") " == *" $debian_release "* ]] ||
+		die "$s holds on $(releases_of "$s"), not on $debian_release, the release of $release"
 done
 
 # The kernel given plays the "limits" kernel of the scenarios.  Its
@@ -219,13 +227,17 @@ if [ ! -e "$kdir/kernelrelease" ] || [ ! "$kdir/vmlinux" -ef "$vmlinux" ]; then
 	mv -T "$knew" "$kdir"
 fi
 limits_dir=$kdir
+# its runs apart from make test's: runs/verify-RELEASE/SCENARIO
+# shellcheck disable=SC2034  # read by scenario.sh
+scenario_runs=$OOPSLIMIT_CACHE/runs/verify-$release
 if [ $guest = debian ]; then
 	# The Debian guest's image, with this kernel installed from its package
 	# (scripts/debian-image.sh); the scenarios' "kernel stock" is the
 	# image's stock/ directory, this one.
 	"$OOPSLIMIT_TOP/scripts/deps.sh"
 	export OOPSLIMIT_STOCK_KERNEL=$stock
-	debian_image=$("$OOPSLIMIT_TOP/scripts/debian-image.sh") || exit 1
+	debian_image=$("$OOPSLIMIT_TOP/scripts/debian-image.sh" "$debian_release") || exit 1
+	debian_images[$debian_release]=$debian_image
 	[ "$(cat "$debian_image/kernelrelease")" = "$release" ] ||
 		die "the Debian guest image $debian_image runs $(cat "$debian_image/kernelrelease"), not $release"
 	# This kernel cannot answer the KVM probe scenario_setup boots with the

@@ -120,6 +120,24 @@ static_checks() {
 	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/#   /'
 	check_result $ok "oopslimit-reason and oopslimit.so build with -Wall -Wextra -Werror; make install DESTDIR= places the extension"
 
+	# The live metrics and the rate, with the recorder just built
+	# (tests/unit/metrics.sh).
+	if out=$("$OOPSLIMIT_TOP/tests/unit/metrics.sh" "$unit/oopslimit-reason" 2>&1); then
+		result OK "live metrics: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "live metrics: oopslimit.prom, the rate, bad directories"
+	fi
+
+	# A panic's pstore record judged at the next boot, and the records that
+	# are not (tests/unit/pstore-boot.sh).
+	if out=$("$OOPSLIMIT_TOP/tests/unit/pstore-boot.sh" "$unit/oopslimit-reason" 2>&1); then
+		result OK "pstore at boot: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "pstore at boot: which records are judged, which skipped"
+	fi
+
 	# What a clean chroot's package build needs, checked here without one: every
 	# header the two builds read comes from build-essential or from a package
 	# debian/control's Build-Depends names (crash's defs.h includes zlib.h, which
@@ -202,6 +220,62 @@ static_checks() {
 		result FAIL "debian-kernel.sh rejects a release it does not know, with one line"
 	fi
 	rm -rf "$scratch_check/cache"
+	kernel_package_checks
+}
+
+# fake_deb DIR PACKAGE ARCH [FILE] [DEPENDS]: a small .deb in DIR holding
+# FILE (a path), for the package set checks; no kernel in it.
+fake_deb() {
+	local root
+	root=$(mktemp -d "$1/.root.XXXXXX")
+	mkdir -p "$root/DEBIAN"
+	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: t <t@example.org>\nDescription: t\n' \
+		"$2" "$3" >"$root/DEBIAN/control"
+	[ -z "${5:-}" ] || printf 'Depends: %s\n' "$5" >>"$root/DEBIAN/control"
+	if [ -n "${4:-}" ]; then
+		mkdir -p "$root$(dirname "$4")"
+		echo t >"$root$4"
+	fi
+	dpkg-deb -Zgzip --root-owner-group -b "$root" "$1/$2_1.0-1_$3.deb" >/dev/null
+	rm -rf "$root"
+}
+
+# kernel_package_checks: scripts/verify.sh -d given a kernel package set
+# that is incomplete, of another architecture or of a release without a
+# Debian guest says so in one line, exit 1, and leaves nothing in the cache.
+kernel_package_checks() {
+	local c dir name want r rc err pkgs p
+	# CASE|RELEASE|PACKAGES (kind:arch)|TEXT
+	local cases=(
+		"no -dbg package|6.12.117+deb13-amd64|image:amd64 headers:amd64|has no linux-image-6.12.117+deb13-amd64-dbg package"
+		"no headers|6.12.117+deb13-amd64|image:amd64 dbg:amd64|has no linux-headers-6.12.117+deb13-amd64 package"
+		"Debian 14's image without its modules|7.2.13+deb14-amd64|binary:amd64 meta:amd64 dbg:amd64 headers:amd64|has no linux-modules-7.2.13+deb14-amd64 package"
+		"another architecture|6.12.117+deb13-arm64|image:arm64 dbg:arm64 headers:arm64|is for arm64, not amd64"
+		"a release without a Debian guest|5.10.0-32-amd64|image:amd64 dbg:amd64 headers:amd64|is bullseye's kernel, and scripts/debian-releases makes no Debian guest for bullseye"
+		"no image at all|6.12.117+deb13-amd64|dbg:amd64 headers:amd64|holds no kernel image"
+	)
+	for c in "${cases[@]}"; do
+		IFS='|' read -r name r pkgs want <<<"$c"
+		dir=$(mktemp -d "$scratch_check/debs.XXXXXX")
+		for p in $pkgs; do
+			case ${p%:*} in
+			image) fake_deb "$dir" "linux-image-$r" "${p#*:}" "/boot/vmlinuz-$r" ;;
+			binary) fake_deb "$dir" "linux-binary-$r" "${p#*:}" "/usr/lib/modules/$r/vmlinuz" ;;
+			meta) fake_deb "$dir" "linux-image-$r" "${p#*:}" '' "linux-binary-$r (= 1.0-1), linux-modules-$r (= 1.0-1)" ;;
+			dbg) fake_deb "$dir" "linux-image-$r-dbg" "${p#*:}" "/usr/lib/debug/boot/vmlinux-$r" ;;
+			headers) fake_deb "$dir" "linux-headers-$r" "${p#*:}" "/usr/src/linux-headers-$r/Makefile" ;;
+			esac
+		done
+		rc=0
+		err=$(OOPSLIMIT_CACHE=$scratch_check/cache "$OOPSLIMIT_TOP/scripts/verify.sh" -d "$dir" 2>&1 >/dev/null) || rc=$?
+		if [ $rc -eq 1 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qF "$want" <<<"$err" && [ ! -e "$scratch_check/cache" ]; then
+			result OK "verify -d refuses a kernel package set: $name, in one line"
+		else
+			note "status $rc, said: $err"
+			result FAIL "verify -d refuses a kernel package set: $name, in one line"
+		fi
+		rm -rf "$dir" "$scratch_check/cache"
+	done
 }
 
 # writer_checks DIR: no writer in the tree uses a predictable temporary

@@ -35,19 +35,10 @@ oopslimit_lib() {
 	printf '%s\n' "$lib"
 }
 
-# oopslimit_block_modules DEV: the modules that drive block device DEV, from
-# the device up to its bus, one a line, the bus first (the load order).
-oopslimit_block_modules() {
-	local dev=$1 majmin sys mods='' m
-	majmin=$(stat -L -c '%t:%T' "$dev" 2>/dev/null) || return 1
-	majmin=$((0x${majmin%:*})):$((0x${majmin#*:}))
-	sys=$(readlink -f "/sys/dev/block/$majmin") || return 1
-	[ -d "$sys" ] || return 1
-	if [ -n "$(ls -A "$sys/slaves" 2>/dev/null)" ] ||
-		[ -n "$(ls -A "${sys%/*}/slaves" 2>/dev/null)" ]; then
-		derror "oopslimit: $dev is a device-mapper or md device; the capture image cannot assemble it: set target to a plain disk or partition"
-		return 1
-	fi
+# oopslimit_disk_modules SYSDIR: the modules that drive the disk at SYSDIR,
+# from the disk up to its bus, one a line, the bus first (the load order).
+oopslimit_disk_modules() {
+	local sys=$1 mods='' m
 	while [ "$sys" != /sys/devices ] && [ "$sys" != / ]; do
 		if [ -e "$sys/driver/module" ]; then
 			m=$(basename "$(readlink -f "$sys/driver/module")")
@@ -58,6 +49,49 @@ oopslimit_block_modules() {
 	for m in $mods; do
 		printf '%s\n' "$m"
 	done
+}
+
+# oopslimit_block_modules DEV: the modules the capture loads to reach block
+# device DEV, in load order: the disks' drivers, then raid1 for md RAID1,
+# then dm_mod for an LVM volume.  What must be assembled (md arrays, then
+# the LVM volume) goes into the image's /etc/oopslimit/assemble, lowest
+# layer first; the layout comes from ol_layout_of (oopslimit-lib.sh), which
+# refuses what the image cannot rebuild.
+oopslimit_block_modules() {
+	local dev=$1 sys layers kind name vglv uuid
+	if ! sys=$(ol_sys_of "$dev") || [ ! -d "$sys" ]; then
+		derror "oopslimit: $dev has no sysfs entry: cannot tell which drivers it needs"
+		return 1
+	fi
+	layers=$(ol_layout_of "$sys" || printf '\nerror: %s\n' "$ol_error")
+	case $layers in *'
+error: '*)
+		derror "oopslimit: the dump target cannot be reached from the capture kernel: ${layers##*error: }"
+		return 1 ;;
+	esac
+	mkdir -p "$initdir/etc/oopslimit"
+	# lowest layer first
+	while read -r kind name _; do
+		case $kind in
+		disk) oopslimit_disk_modules "$(readlink -f "/sys/class/block/$name")" ;;
+		md)
+			uuid=$(mdadm --detail --export "/dev/$name" 2>/dev/null | sed -n 's/^MD_UUID=//p')
+			if [ -z "$uuid" ]; then
+				derror "oopslimit: mdadm cannot tell the UUID of /dev/$name"
+				return 1
+			fi
+			printf 'md /dev/%s %s\n' "$name" "$uuid" >>"$initdir/etc/oopslimit/assemble"
+			echo raid1 ;;
+		lvm)
+			vglv=$(lvs --noheadings -o vg_name,lv_name "/dev/mapper/$name" 2>/dev/null | awk 'NF == 2 { print $1 "/" $2 }')
+			if [ -z "$vglv" ]; then
+				derror "oopslimit: lvs cannot tell which logical volume /dev/mapper/$name is"
+				return 1
+			fi
+			printf 'lvm %s\n' "$vglv" >>"$initdir/etc/oopslimit/assemble"
+			echo dm_mod ;;
+		esac
+	done < <(printf '%s\n' "$layers" | tac)
 }
 
 # The modules the capture needs for target FSTYPE:SOURCE, one a line in load
@@ -83,12 +117,52 @@ oopslimit_target_modules() {
 		derror "oopslimit: the dump target's device $source is not on this machine: cannot tell which drivers it needs"
 		return 1
 	fi
-	oopslimit_block_modules "$dev" || return 1
+	oopslimit_block_modules "$dev" | awk '!seen[$0]++'
+	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
 	printf '%s\n' "$fstype"
 }
 
+# The tools of the layers to assemble, and their configuration for a
+# capture kernel without udev: LVM creates its device nodes itself and scans
+# /dev, not a devices file; mdadm finds members in /proc/partitions.
+oopslimit_install_assembly() {
+	local f=$initdir/etc/oopslimit/assemble
+	if grep -q '^md ' "$f"; then
+		inst_multiple mdadm || { derror "oopslimit: cannot install mdadm"; return 1; }
+		{
+			echo 'DEVICE partitions'
+			awk '$1 == "md" { print "ARRAY " $2 " UUID=" $3 }' "$f"
+		} >"$initdir/etc/oopslimit/mdadm.conf"
+	fi
+	if grep -q '^lvm ' "$f"; then
+		inst_multiple lvm || { derror "oopslimit: cannot install lvm"; return 1; }
+		mkdir -p "$initdir/etc/lvm" "$initdir/run/lock/lvm"
+		cat >"$initdir/etc/lvm/lvm.conf" <<-EOF
+			devices {
+				use_devicesfile = 0
+				obtain_device_list_from_udev = 0
+				external_device_info_source = "none"
+			}
+			activation {
+				udev_sync = 0
+				udev_rules = 0
+				monitoring = 0
+			}
+			global {
+				use_lvmpolld = 0
+			}
+			backup {
+				backup = 0
+				archive = 0
+			}
+		EOF
+	fi
+	[ -s "$f" ] && dinfo "oopslimit: assembles $(tr '\n' ';' <"$f")"
+	return 0
+}
+
 installkernel() {
-	local lib mods m
+	local lib mods fbmods m
 	lib=$(oopslimit_lib) || return 1
 	# shellcheck source=../../kdump/oopslimit-lib.sh
 	. "$lib"
@@ -96,7 +170,14 @@ installkernel() {
 		derror "oopslimit: $ol_error"
 		return 1
 	fi
+	mkdir -p "$initdir/etc/oopslimit"
+	: >"$initdir/etc/oopslimit/assemble"
 	mods=$(oopslimit_target_modules "$ol_target") || return 1
+	# the local disk of "failure_action fallback PATH" too, after the target's
+	if [ -n "$ol_failure_target" ]; then
+		fbmods=$(oopslimit_target_modules "$ol_failure_target") || return 1
+		mods=$(printf '%s\n' "$mods" "$fbmods" | awk 'NF && !seen[$0]++')
+	fi
 	mkdir -p "$initdir/etc/oopslimit"
 	: >"$initdir/etc/oopslimit/modules"
 	for m in $mods; do
@@ -110,6 +191,7 @@ installkernel() {
 		}
 		printf '%s\n' "$m" >>"$initdir/etc/oopslimit/modules"
 	done
+	oopslimit_install_assembly || return 1
 	# modprobe (with libkmod's libraries, some megabytes) only when there is
 	# something to load
 	if [ -s "$initdir/etc/oopslimit/modules" ]; then
@@ -126,7 +208,8 @@ install() {
 	fi
 	lib=$(oopslimit_lib) || exit 1
 	inst_multiple sh makedumpfile vmcore-dmesg \
-		mount umount mkdir mktemp chmod mv cp rm sync date cat sleep tail head dd grep tr sed
+		mount umount mkdir mktemp chmod mv cp rm sync date cat sleep tail head dd grep tr sed \
+		stat wc
 	# The recorder: installed, or, for a build tree, named by OOPSLIMIT_REASON
 	# (dracut sets its own PATH).
 	reason=${OOPSLIMIT_REASON:-$(command -v oopslimit-reason)} || reason=''

@@ -9,8 +9,27 @@
 #   oopslimit.path=/var/crash        oopslimit.collector=-l,-d,31
 #   oopslimit.mount_wait=SECONDS     oopslimit.final=reboot|poweroff
 #   oopslimit.fallback=DEVICE:OFFSET the fallback spot (below)
+#   oopslimit.failure=reboot|poweroff|fallback   the failure action
+#   oopslimit.failure_target=FSTYPE:SOURCE  oopslimit.failure_path=DIR
+#                                    the fallback directory (below)
+#   oopslimit.keep=N  oopslimit.min_free=BYTES   retention (below)
 # (path is the directory within the target, whatever the running system
 # mounts it as: "/" for a disk mounted at /var/crash.)
+#
+# When the target cannot be mounted, the dump directory cannot be made, or
+# the dump cannot be saved on it (makedumpfile fails, less than min_free is
+# free), the failure action is taken: reboot or poweroff at once (whatever
+# final_action says), or "fallback": the whole capture again, into the
+# fallback directory on a local disk, whose reason.json names the target's
+# failure and "failure_action": "fallback"; final_action follows it.
+#
+# Retention, in the directory the dump goes to: before the dump, old
+# incomplete dumps (no vmcore) go, oldest first, while there are keep or
+# more dumps or less than min_free is free; then old complete dumps, oldest
+# first, while less than min_free is free.  Only once the new dump is
+# complete do old complete dumps go to bring the count down to keep, so a
+# failed capture never displaces a complete one.  reason.json's
+# capture.removed names what went.
 #
 # Files in the dump directory:
 #   vmcore-dmesg.txt    the kernel log
@@ -39,7 +58,8 @@ say() {
 # shellcheck disable=SC2046  # words, not lines: that is how the kernel splits it
 ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
-mount_wait=$ol_mount_wait final=$ol_final
+mount_wait=$ol_mount_wait final=$ol_final failure=$ol_failure
+keep=$ol_keep min_free=$ol_min_free
 # Scratch files (the log before there is a directory for it, makedumpfile's
 # messages): a directory of this run's own, never fixed names in /tmp.
 work=$(mktemp -d /tmp/oopslimit-capture.XXXXXX) || work=''
@@ -62,10 +82,51 @@ if [ -s /etc/oopslimit/modules ]; then
 	done </etc/oopslimit/modules
 fi
 
+# The layers between the disks and the target's file system (md RAID1
+# arrays, then an LVM logical volume), lowest first, as the dracut module
+# found them; no udev here: mdadm and LVM make their own device nodes.  A
+# disk that has not shown up yet is waited for, up to mount_wait seconds.
+# What failed is kept for the report.
+asmfail=''
+assemble() {
+	[ -s /etc/oopslimit/assemble ] || return 0
+	waited=0
+	while :; do
+		asmfail=''
+		while read -r kind what _; do
+			case $kind in
+			md)
+				[ -b "$what" ] && [ -d "/sys/block/${what##*/}/md" ] &&
+					[ "$(cat "/sys/block/${what##*/}/md/array_state" 2>/dev/null)" != inactive ] && continue
+				aerr=$(mdadm --assemble --run --config=/etc/oopslimit/mdadm.conf "$what" 2>&1 </dev/null) ||
+					asmfail="${asmfail:+$asmfail; }mdadm --assemble $what: $(printf '%s' "$aerr" | tr '\n' ' ')" ;;
+			lvm)
+				aerr=$(lvm lvchange -a y --sysinit "$what" 2>&1 </dev/null) ||
+					asmfail="${asmfail:+$asmfail; }lvm lvchange -a y $what: $(printf '%s' "$aerr" | tr '\n' ' ')" ;;
+			esac
+		done </etc/oopslimit/assemble
+		[ -n "$asmfail" ] || break
+		[ "$waited" -ge "$mount_wait" ] && break
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if [ -n "$asmfail" ]; then
+		say "error: cannot assemble the target's layers after $waited s: $asmfail"
+	else
+		done_list=''
+		while read -r kind what _; do
+			done_list="${done_list:+$done_list, }$kind $what"
+		done </etc/oopslimit/assemble
+		say "assembled $done_list"
+	fi
+}
+assemble
+
+# finish [ACTION]: the capture ends with ACTION (default: final_action).
 finish() {
 	sync
-	[ -n "${mounted:-}" ] && umount "$mnt" 2>/dev/null
-	case $final in
+	[ -z "${mounted:-}" ] || umount "$mounted" 2>/dev/null
+	case ${1:-$final} in
 	poweroff) say "capture done; powering off" && echo o >/proc/sysrq-trigger ;;
 	*) say "capture done; rebooting" && echo b >/proc/sysrq-trigger ;;
 	esac
@@ -105,11 +166,12 @@ fallback_write() {
 
 # report ARGS...: writes reason.json and reason.txt into $dir (or to the
 # console and the fallback spot when there is no directory) with the capture
-# facts in ARGS.
+# facts in ARGS, where the dump goes and what retention removed.
 report() {
 	if [ -n "${dir:-}" ]; then
+		# shellcheck disable=SC2086  # --removed NAME pairs: names without blanks
 		oopslimit-reason -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
-			--time "$crash_time" "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
+			--time "$crash_time" --target "$where" $removed "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
 		to_console <"$dir/reason.txt"
 	else
 		log=''
@@ -121,98 +183,190 @@ report() {
 		printf '%s\n' "$json" | to_console
 		# what failed first: it is what the next boot prints, even if the
 		# recorder could not run
-		printf 'oopslimit-fallback: report\nstamp: %s\nerror: %s\n%s\n' "$stamp" "${failure:-unknown}" "$json" |
+		printf 'oopslimit-fallback: report\nstamp: %s\nerror: %s\n%s\n' "$stamp" "${failure_text:-unknown}" "$json" |
 			fallback_write
 	fi
 }
 
+# --- retention ------------------------------------------------------------------------
+# dumps_in ROOT: the dump directories in ROOT but this capture's, oldest
+# first (their names are UTC time stamps).
+dumps_in() {
+	for d in "$1"/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]; do
+		[ -d "$d" ] && [ "${d##*/}" != "$stamp" ] && printf '%s\n' "$d"
+	done
+}
+
+free_bytes() {
+	# shellcheck disable=SC2046  # two numbers
+	set -- $(stat -f -c '%a %S' "$1" 2>/dev/null)
+	echo $((${1:-0} * ${2:-0}))
+}
+
+remove_dump() {
+	if rm -rf -- "$1"; then
+		removed="$removed --removed ${1##*/}"
+		say "retention: removed the $2 dump ${1##*/}"
+	else
+		say "warning: retention could not remove ${1##*/}"
+	fi
+}
+
+# prune ROOT before|after: as the header says.
+prune() {
+	[ "$keep" != 0 ] || [ "$min_free" != 0 ] || return 0
+	n=$(dumps_in "$1" | wc -l)
+	if [ "$2" = before ]; then
+		for d in $(dumps_in "$1"); do
+			[ ! -e "$d/vmcore" ] || continue
+			if { [ "$keep" != 0 ] && [ "$n" -ge "$keep" ]; } ||
+				{ [ "$min_free" != 0 ] && [ "$(free_bytes "$1")" -lt "$min_free" ]; }; then
+				remove_dump "$d" incomplete
+				n=$((n - 1))
+			fi
+		done
+		[ "$min_free" != 0 ] || return 0
+		for d in $(dumps_in "$1"); do
+			if [ -e "$d/vmcore" ] && [ "$(free_bytes "$1")" -lt "$min_free" ]; then
+				remove_dump "$d" complete
+			fi
+		done
+	else
+		[ "$keep" != 0 ] || return 0
+		for d in $(dumps_in "$1"); do
+			if [ -e "$d/vmcore" ] && [ $((n + 1)) -gt "$keep" ]; then
+				remove_dump "$d" complete
+				n=$((n - 1))
+			fi
+		done
+	fi
+}
+
+# --- one save ---------------------------------------------------------------------------
+# save FSTYPE:SOURCE OPTIONS PATH MOUNTPOINT: mounts the file system, makes
+# the dump directory, writes the log, the report and the dump.  Returns 0
+# when the dump is saved, 1 when nothing could be written (the report is
+# still to be made; $failure_text says why), 2 when the directory holds a
+# failed capture's report.  $prior, when set, is the dump target's failure
+# that made this a fallback save.
+save() {
+	tgt=$1 opts=$2 tpath=$3 mp=$4
+	fstype=${tgt%%:*} source=${tgt#*:}
+	dir='' where=''
+	mkdir -p "$mp"
+	waited=0 nodriver='' ok=''
+	# A file system this kernel has no driver for will not appear by waiting.
+	case $modfail in *"$fstype: "* | "$fstype: "*)
+		grep -qw "$fstype" /proc/filesystems 2>/dev/null || nodriver=yes ;;
+	esac
+	while :; do
+		if err=$(mount -t "$fstype" ${opts:+-o "$opts"} "$source" "$mp" 2>&1); then
+			ok=yes
+			break
+		fi
+		[ -z "$nodriver" ] || break
+		[ "$waited" -ge "$mount_wait" ] && break
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if [ -z "$ok" ]; then
+		err=$(printf '%s' "$err" | tr '\n' ' ')
+		if [ -n "$nodriver" ]; then
+			failure_text="cannot mount $source ($fstype): the $fstype driver did not load (${modfail}); not retried"
+		else
+			failure_text="cannot mount $source ($fstype) after ${waited} s: $err${modfail:+ (modules that did not load: $modfail)}${asmfail:+ (not assembled: $asmfail)}"
+		fi
+		say "error: $failure_text"
+		return 1
+	fi
+	mounted=$mp
+	root=$mp${tpath%/}
+	if ! err=$(mkdir -p "$root/$stamp" 2>&1); then
+		failure_text="cannot create ${tpath%/}/$stamp on $source: $err"
+		say "error: $failure_text"
+		return 1
+	fi
+	dir=$root/$stamp
+	where="$tgt ${tpath%/}/$stamp"
+	say "dump directory: ${tpath%/}/$stamp on $source"
+	prune "$root" before
+
+	# the log, then a first report that a full target cannot lose
+	if ! vmcore-dmesg /proc/vmcore 2>/dev/null | ol_write_atomic "$dir/vmcore-dmesg.txt"; then
+		say "warning: vmcore-dmesg could not read the log, or it could not be saved"
+	fi
+	report --capture "in progress" --reserve 16384 ${prior:+--failure-action fallback} \
+		--error "${prior:+$prior; }the capture did not finish"
+
+	if [ "$min_free" != 0 ] && [ "$(free_bytes "$root")" -lt "$min_free" ]; then
+		failure_text="$(($(free_bytes "$root") / 1048576)) MiB free on $source, less than min_free ($((min_free / 1048576)) MiB) after retention: no dump written"
+		say "error: $failure_text"
+		report --capture failed --failure-action "$failure" --error "${prior:+$prior; }$failure_text"
+		return 2
+	fi
+
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2046  # the collector options are words by design
+	makedumpfile $(echo "$collector" | tr , ' ') /proc/vmcore "$dir/vmcore-incomplete" \
+		>"${mdlog:-/dev/null}" 2>&1
+	rc=$?
+	sync
+	t1=$(date +%s%N)
+	secs=$(((t1 - t0) / 1000000))
+	secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
+	[ -z "$mdlog" ] || tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+
+	if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
+		sync
+		prune "$root" after
+		# makedumpfile can save a dump and still doubt it ("The kernel version
+		# is not supported. The makedumpfile operation may be incomplete."):
+		# that is said, never a plain "complete"
+		warn=$(grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "${mdlog:-/dev/null}" 2>/dev/null |
+			head -n 3 | tr '\n' ' ' | sed 's/ *$//')
+		say "saved vmcore in $secs s${warn:+; makedumpfile warned: $warn}"
+		report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs" \
+			${prior:+--failure-action fallback --error "$prior"} ${warn:+--warning "makedumpfile: $warn"}
+		rc=0
+	else
+		# the first line that names the trouble, not the closing "makedumpfile Failed."
+		err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null)
+		failure_text="makedumpfile failed: ${err:-status $rc}"
+		say "error: makedumpfile failed with status $rc: $err"
+		report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
+			--seconds "$secs" --failure-action "$failure" --error "${prior:+$prior; }$failure_text"
+		rc=2
+	fi
+	# makedumpfile's own messages, for triage (best effort: the target may be full)
+	[ -z "$mdlog" ] || ol_write_atomic "$dir/makedumpfile.log" <"$mdlog" 2>/dev/null || rm -f "$dir/makedumpfile.log"
+	return $rc
+}
+
+# --- the capture ------------------------------------------------------------------------
 crash_time=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 stamp=$(date -u +%Y-%m-%d-%H%M%S)
-say "capturing to ${target:-nowhere}${path} (collector: makedumpfile $(echo "$collector" | tr , ' '))"
-
-# --- the target ------------------------------------------------------------------
-mnt=/oopslimit-target
-fstype=${target%%:*} source=${target#*:}
-if [ -z "$target" ] || [ "$fstype" = "$target" ] || [ -z "$source" ]; then
+say "capturing to ${target:-nowhere}${path} (collector: makedumpfile $(echo "$collector" | tr , ' '); failure action: $failure${ol_failure_target:+ to $ol_failure_target, directory $ol_failure_dir})"
+removed='' prior='' mounted='' dir='' where=''
+if [ -z "$target" ] || [ "${target%%:*}" = "$target" ] || [ -z "${target#*:}" ]; then
+	failure="$final"
+	failure_text="no dump target configured"
 	say "error: no oopslimit.target=FSTYPE:SOURCE on the command line"
-	failure="no dump target configured"
-	report --capture failed --error "$failure"
+	report --capture failed --error "$failure_text"
 	finish
 fi
-mkdir -p "$mnt"
-waited=0 mounted='' nodriver=''
-# A file system this kernel has no driver for will not appear by waiting.
-case $modfail in *"$fstype: "* | "$fstype: "*)
-	grep -qw "$fstype" /proc/filesystems 2>/dev/null || nodriver=yes ;;
-esac
-while :; do
-	if err=$(mount -t "$fstype" ${mntopts:+-o "$mntopts"} "$source" "$mnt" 2>&1); then
-		mounted=yes
-		break
-	fi
-	[ -z "$nodriver" ] || break
-	[ "$waited" -ge "$mount_wait" ] && break
-	sleep 1
-	waited=$((waited + 1))
-done
-if [ -z "$mounted" ]; then
-	err=$(printf '%s' "$err" | tr '\n' ' ')
-	if [ -n "$nodriver" ]; then
-		failure="cannot mount $source ($fstype): the $fstype driver did not load (${modfail}); not retried"
-	else
-		failure="cannot mount $source ($fstype) after ${waited} s: $err${modfail:+ (modules that did not load: $modfail)}"
-	fi
-	say "error: $failure"
-	report --capture failed --error "$failure"
-	finish
-fi
-
-# the dump directory within the target, normalised ("/" is its top)
-dir=$mnt${path%/}/$stamp
-if ! err=$(mkdir -p "$dir" 2>&1); then
-	dir=''
-	failure="cannot create ${path%/}/$stamp on $source: $err"
-	say "error: $failure"
-	report --capture failed --error "$failure"
-	finish
-fi
-say "dump directory: ${path%/}/$stamp on $source"
-
-# --- the log, then a first report that a full target cannot lose ---------------------
-if ! vmcore-dmesg /proc/vmcore 2>/dev/null | ol_write_atomic "$dir/vmcore-dmesg.txt"; then
-	say "warning: vmcore-dmesg could not read the log, or it could not be saved"
-fi
-report --capture "in progress" --reserve 16384 --error "the capture did not finish"
-
-# --- the dump ------------------------------------------------------------------------
-t0=$(date +%s%N)
-# shellcheck disable=SC2046  # the collector options are words by design
-makedumpfile $(echo "$collector" | tr , ' ') /proc/vmcore "$dir/vmcore-incomplete" \
-	>"${mdlog:-/dev/null}" 2>&1
+save "$target" "$mntopts" "$path" /oopslimit-target
 rc=$?
-sync
-t1=$(date +%s%N)
-secs=$(((t1 - t0) / 1000000))
-secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
-[ -z "$mdlog" ] || tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
-
-if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
-	sync
-	# makedumpfile can save a dump and still doubt it ("The kernel version
-	# is not supported. The makedumpfile operation may be incomplete."):
-	# that is said, never a plain "complete"
-	warn=$(grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "${mdlog:-/dev/null}" 2>/dev/null |
-		head -n 3 | tr '\n' ' ' | sed 's/ *$//')
-	say "saved vmcore in $secs s${warn:+; makedumpfile warned: $warn}"
-	report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs" \
-		${warn:+--warning "makedumpfile: $warn"}
-else
-	# the first line that names the trouble, not the closing "makedumpfile Failed."
-	err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null)
-	say "error: makedumpfile failed with status $rc: $err"
-	report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
-		--seconds "$secs" --error "makedumpfile failed: ${err:-status $rc}"
+[ $rc -ne 0 ] || finish
+if [ "$failure" = fallback ] && [ -n "$ol_failure_target" ]; then
+	say "failure action: saving to the fallback $ol_failure_target, directory $ol_failure_dir"
+	[ -z "$mounted" ] || { sync; umount "$mounted" 2>/dev/null; mounted=''; }
+	prior="dump target $target: $failure_text" removed=''
+	save "$ol_failure_target" '' "$ol_failure_dir" /oopslimit-fallback
+	frc=$?
+	[ $frc -ne 1 ] || report --capture failed --failure-action fallback --error "$prior; the fallback: $failure_text"
+	finish
 fi
-# makedumpfile's own messages, for triage (best effort: the target may be full)
-[ -z "$mdlog" ] || ol_write_atomic "$dir/makedumpfile.log" <"$mdlog" 2>/dev/null || rm -f "$dir/makedumpfile.log"
-finish
+# reboot or poweroff: a directory already holds the failed capture's report
+[ $rc -ne 1 ] || report --capture failed --failure-action "$failure" --error "$failure_text"
+say "failure action: $failure"
+finish "$failure"

@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# What the scripts know of a Debian release: its row of scripts/debian-releases,
+# an apt configuration that reaches it without touching this machine's own
+# sources, and the layout of its kernel packages.  Source it after lib.sh; it
+# defines functions and runs nothing.
+#
+# suite_field SUITE COLUMN
+#     The column (suite, release, kernel, guest, sources, releases) of the
+#     suite's row; stops, naming the suites there are, when it has none.
+# suite_of_release UNAME-R
+#     The suite whose "releases" pattern the kernel release matches (the
+#     first such row), or nothing.
+# suite_apt SUITE
+#     Sets apt_opts: apt-get/apt-cache options for the suite.  A suite the
+#     host's sources serve ("host") gets none; any other gets a sources.list,
+#     package lists and a cache of its own under OOPSLIMIT_CACHE/apt/SUITE,
+#     from the host's own Debian mirror, the lists read again once a day.
+# kernel_parts PACKAGE
+#     The packages of one kernel release PACKAGE depends on (image, binary,
+#     modules, base), per apt_opts: Debian 14's linux-image-RELEASE is
+#     only a dependency on linux-binary-RELEASE and linux-modules-RELEASE.
+# kernel_packages METAPACKAGE
+#     The packages of the kernel release METAPACKAGE depends on, one a
+#     line, the linux-image-RELEASE one first, then its parts.
+# kernel_layout ROOT
+#     In a tree the kernel packages were unpacked in, sets kimage (the
+#     bzImage: /boot/vmlinuz-RELEASE, or Debian 14's
+#     /usr/lib/modules/RELEASE/vmlinuz), krelease, kmoddir (/lib or
+#     /usr/lib/modules/RELEASE) and kconfig (/boot/config-RELEASE or
+#     MODDIR/config); stops naming what is missing.
+# module_unpack FILE OUT
+#     A module file, plain, .xz, .zst or .gz, written uncompressed to OUT.
+
+suite_releases=$OOPSLIMIT_TOP/scripts/debian-releases
+
+suite_field() {
+	local col
+	case $2 in
+	suite) col=1 ;; release) col=2 ;; kernel) col=3 ;; guest) col=4 ;; sources) col=5 ;; releases) col=6 ;;
+	*) die "suite_field: no column '$2'" ;;
+	esac
+	awk -v s="$1" -v c="$col" '!/^#/ && $1 == s { print $c; f = 1 } END { exit !f }' "$suite_releases" ||
+		die "no suite '$1' in scripts/debian-releases (it has: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$suite_releases"))"
+}
+
+suite_of_release() {
+	local s pat
+	while read -r s _ _ _ _ pat; do
+		case $s in '' | '#'*) continue ;; esac
+		# shellcheck disable=SC2254  # the pattern is the table's
+		case $1 in $pat)
+			printf '%s\n' "$s"
+			return 0 ;;
+		esac
+	done <"$suite_releases"
+}
+
+suite_apt() {
+	local suite=$1 mirror dir
+	apt_opts=()
+	[ "$(suite_field "$suite" sources)" = host ] && return 0
+	mirror=$(host_mirror)
+	[ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
+	dir=$OOPSLIMIT_CACHE/apt/$suite
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	printf 'deb %s %s main\n' "$mirror" "$suite" | ol_write_atomic "$dir/sources.list" ||
+		die "cannot write $dir/sources.list"
+	apt_opts=(-o "Dir::Etc::sourcelist=$dir/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$dir/lists"
+		-o "Dir::Cache=$dir/cache" -o APT::Sandbox::User=root -o Debug::NoLocking=1)
+	(
+		flock 9
+		[ -z "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ] || exit 0
+		say "reading the $suite package lists"
+		apt-get "${apt_opts[@]}" -q update >"$dir/update.log" 2>&1 ||
+			die "apt-get update for $suite failed: $(grep -m1 -E '^(E|Err):' "$dir/update.log" || tail -n 1 "$dir/update.log")"
+	) 9>"$dir/lock" || exit 1
+}
+
+kernel_parts() {
+	apt-cache "${apt_opts[@]}" show --no-all-versions "$1" 2>/dev/null |
+		sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/[[:space:]]//g' |
+		grep -E '^linux-(image|binary|modules|base)-[0-9]' || true
+}
+
+kernel_packages() {
+	local p
+	for p in $(kernel_parts "$1"); do
+		printf '%s\n' "$p"
+		kernel_parts "$p"
+	done
+}
+
+kernel_layout() {
+	local root=$1 images d
+	mapfile -t images < <(find "$root/boot" "$root/usr/lib/modules" -maxdepth 2 \
+		\( -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' \) 2>/dev/null)
+	[ ${#images[@]} -gt 0 ] || die "the packages hold no kernel image (/boot/vmlinuz-RELEASE or /usr/lib/modules/RELEASE/vmlinuz)"
+	[ ${#images[@]} -eq 1 ] || die "the packages hold ${#images[@]} kernel images, not one: ${images[*]#"$root"}"
+	kimage=${images[0]}
+	case $kimage in
+	*/vmlinuz) krelease=$(basename "$(dirname "$kimage")") ;;
+	*) krelease=${kimage##*/vmlinuz-} ;;
+	esac
+	[ "$(file -b "$kimage" | cut -d, -f1)" = "Linux kernel x86 boot executable bzImage" ] ||
+		die "${kimage#"$root"} is not an x86 bzImage: $(file -b "$kimage" | cut -d, -f1)"
+	kmoddir=''
+	for d in "$root/lib/modules/$krelease" "$root/usr/lib/modules/$krelease"; do
+		[ -d "$d/kernel" ] && kmoddir=$d
+	done
+	[ -n "$kmoddir" ] || die "the packages have no modules for $krelease (neither /lib/modules nor /usr/lib/modules)"
+	kconfig=''
+	for d in "$root/boot/config-$krelease" "$kmoddir/config"; do
+		[ -r "$d" ] && kconfig=$d
+	done
+	[ -n "$kconfig" ] || die "the packages have no config for $krelease"
+}
+
+module_unpack() {
+	case $1 in
+	*.ko) cp "$1" "$2" ;;
+	*.ko.xz) xz -dc "$1" >"$2" ;;
+	*.ko.zst) zstd -qdc "$1" >"$2" ;;
+	*.ko.gz) gzip -dc "$1" >"$2" ;;
+	*) die "$1: a module compressed in a way these scripts do not know" ;;
+	esac || die "cannot decompress $1"
+}
