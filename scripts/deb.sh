@@ -72,6 +72,7 @@ if [ -z "$suite" ]; then
 		dpkg-query -W -f '${Package} ${Version}\n' debhelper crash libkdumpfile-dev gcc 2>/dev/null
 	} | sha256sum | cut -c1-16)
 	out=$OOPSLIMIT_CACHE/debs/$key
+	[ -e "$out/done" ] || cache_lock debs/host
 	if [ ! -e "$out/done" ]; then
 		work=$(mktemp -d)
 		mkdir -p "$work/src"

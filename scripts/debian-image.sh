@@ -98,6 +98,11 @@ key=$(key_of "${image_debs[@]}" "${headers_debs[@]}" "${debs[@]}" "$OOPSLIMIT_TO
 	"$OOPSLIMIT_TOP/scripts/debian-guest.sh" "$OOPSLIMIT_TOP/scripts/qemu-run.sh")
 key=$(printf '%s\n' "$key" "$suite" "$versions" "$stock" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/debian/image-$suite-$key
+if [ ! -e "$out/disk.img" ]; then
+	# (tests/run.sh builds the images in the background while the kernels
+	# build: a scenario that needs one waits for that build)
+	cache_lock "debian/image-$suite"
+fi
 if [ -e "$out/disk.img" ]; then
 	printf '%s\n' "$out"
 	exit 0

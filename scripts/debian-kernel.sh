@@ -42,7 +42,9 @@ mapfile -t pkgs < <(kernel_packages "$meta")
 [ ${#pkgs[@]} -gt 0 ] || die "$meta in $suite depends on no kernel package"
 version=$(apt-cache "${apt_opts[@]}" show --no-all-versions "${pkgs[0]}" | sed -n 's/^Version: //p')
 out=$OOPSLIMIT_CACHE/debian-kernels/$suite-${pkgs[0]#linux-image-}-$version
-if [ -e "$out/.complete" ] && { [ $dbg = no ] || [ -e "$out/vmlinux" ]; }; then
+complete() { [ -e "$out/.complete" ] && { [ $dbg = no ] || [ -e "$out/vmlinux" ]; }; }
+complete || cache_lock "debian-kernels/${out##*/}"
+if complete; then
 	printf '%s\n' "$out"
 	exit 0
 fi

@@ -41,6 +41,18 @@ known_accel() {
 	fi
 }
 
+# cache_lock NAME: holds $OOPSLIMIT_CACHE/NAME.lock (file descriptor 8) until
+# the script ends, waiting (and saying so) while another run holds it: one
+# build of a cache entry at a time, the second run finding the first's.
+cache_lock() {
+	mkdir -p "$(dirname "$OOPSLIMIT_CACHE/$1")"
+	exec 8>"$OOPSLIMIT_CACHE/$1.lock"
+	flock -n 8 || {
+		say "waiting for another run building $1"
+		flock 8
+	}
+}
+
 # sha256 of the named files, in the order given, as one short key.
 key_of() {
 	local f

@@ -1002,6 +1002,25 @@ need_debian() {
 }
 declare -A debian_kernels=()
 
+# debian_prefetch LOG FILE...: starts, in the background, need_debian for
+# each scenario: the Debian guest images, reader roots and Debian kernels
+# they need, made while this shell goes on (the kernel builds: downloads,
+# dpkg and a TCG boot leave a core free).  The scripts lock what they build,
+# so a need_debian here later waits for that build and finds it; a failure
+# in the background is only logged to LOG, for need_debian to meet again
+# and report.  Sets prefetch_pid.
+debian_prefetch() {
+	local log=$1
+	shift
+	(
+		t0=$(now_ms)
+		for f in "$@"; do need_debian "$f" >/dev/null || exit 1; done
+		printf 'prefetch done in %s s\n' "$(since "$t0")"
+	) >"$log" 2>&1 </dev/null &
+	# shellcheck disable=SC2034  # tests/run.sh waits for it
+	prefetch_pid=$!
+}
+
 # ensure_dump NAME: the run directory of scenario NAME with an up-to-date
 # dump, booting it (as a test of its own) when there is none.
 declare -A ran_here=()

@@ -139,7 +139,9 @@ else
 	[ ${#headers_set[@]} -ge 2 ] || die "cannot tell which packages $headers needs"
 	out=$OOPSLIMIT_CACHE/stock/$release-$version
 fi
-if [ -e "$out/kernelrelease" ] && [ -e "$out/image-debs" ]; then
+made() { [ -e "$out/kernelrelease" ] && [ -e "$out/image-debs" ]; }
+made || cache_lock "stock/${out##*/}"
+if made; then
 	printf '%s\n' "$out"
 	exit 0
 fi

@@ -32,6 +32,10 @@ if [ -z "$only" ]; then
 	fi
 fi
 
+# The Debian guests' images, reader roots and kernels, made in the
+# background while the kernels build (scripts/scenario.sh, debian_prefetch).
+prefetch_log=$(mktemp)
+debian_prefetch "$prefetch_log" "${scenarios[@]}"
 scenario_setup
 note "capture initramfs (dracut): $(du -k "$capture_initrd" | cut -f1) KiB compressed, $(zcat "$capture_initrd" | wc -c | awk '{ printf "%d", $1 / 1024 }') KiB unpacked"
 note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
@@ -76,6 +80,9 @@ kernel_checks() {
 
 # --- scenarios --------------------------------------------------------------------------
 run_scenarios "${scenarios[@]}"
+wait "$prefetch_pid" || note "the background preparation failed: $(tail -n 1 "$prefetch_log")"
+note "Debian guests and readers, made in the background: $(tail -n 1 "$prefetch_log")"
+rm -f "$prefetch_log"
 if [ -n "$only" ]; then
 	tap_end
 	exit 0
