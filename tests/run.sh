@@ -130,21 +130,32 @@ check_result $rc "crash-oopslimit.deb: its extension, as packaged, reads a captu
 # hang, invalid JSON, wrong verdict or counter changed without a note
 # (tests/damage/README.md); on the project kernel's capture and on the stock
 # kernel's.
-for s in kdump-warn-limit debian-warn-limit; do
+# (the two sweeps side by side, each a core, each with its own build)
+sweeps=(kdump-warn-limit debian-warn-limit)
+for s in "${sweeps[@]}"; do
 	cap=$(find "$OOPSLIMIT_CACHE/runs/$s" -name vmcore 2>/dev/null | head -n 1)
-	if [ -z "$cap" ]; then
+	[ -n "$cap" ] || continue
+	crash_args=()
+	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20)
+	(
+		rc=0
+		make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
+			LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}" >"$scratch/sweep-$s.out" 2>&1 || rc=$?
+		echo "$rc" >"$scratch/sweep-$s.rc"
+	) &
+done
+wait
+for s in "${sweeps[@]}"; do
+	if [ ! -e "$scratch/sweep-$s.rc" ]; then
 		note "no $s capture to damage"
 		result FAIL "damage sweep of the $s capture"
 		continue
 	fi
-	rc=0
-	crash_args=()
-	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20)
-	out=$(make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep DUMP="$cap" LOG="$(dirname "$cap")/vmcore-dmesg.txt" \
-		"${crash_args[@]}" 2>&1) || rc=$?
+	out=$(cat "$scratch/sweep-$s.out")
 	grep '^# ' <<<"$out" | tail -n 14
 	grep '^not ok' <<<"$out" | head -n 10 | sed 's/^/#   /'
-	check_result $rc "damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
+	check_result "$(cat "$scratch/sweep-$s.rc")" \
+		"damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
 done
 # A minute of libFuzzer on the log scanner and the dump decoders, seeded
 # with images of the dumps the scenarios left (make fuzz for longer).
