@@ -18,14 +18,19 @@ baseline_src=$(cat "$baseline_dir/source")
 
 # Same layout as the variants (work/<name>/{linux,obj}): see kbuild().  The
 # objects are not copied: their dependency files name the baseline's paths.
+# One run of this script at a time (it owns work/series); the kernels' lock
+# only while the baseline tree is copied, shared, so that no kernel build
+# changes it meanwhile and none waits for the builds below.
 base=$OOPSLIMIT_CACHE/work/series
-exec 9>"$OOPSLIMIT_CACHE/build.lock"
+exec 9>"$OOPSLIMIT_CACHE/series.lock"
 flock 9
 rm -rf "$base"
-mkdir -p "$base"
-cp -a "$baseline_src" "$base/linux"
 mkdir -p "$base/obj"
-cp "${baseline_src%/linux}/obj/.config" "$base/obj/.config"
+(
+	flock -s 7
+	cp -a "$baseline_src" "$base/linux"
+	cp "${baseline_src%/linux}/obj/.config" "$base/obj/.config"
+) 7>"$OOPSLIMIT_CACHE/build.lock" || die "cannot copy the baseline tree $baseline_src"
 
 mapfile -t series < <(series_patches all)
 t=0
