@@ -1097,7 +1097,7 @@ run_scenario() {
 # another's dump after the others, and reports each in the order given, as
 # run_scenario would.  The Debian guest image is built first, once.
 run_scenarios() {
-	local jobs=${OOPSLIMIT_JOBS:-$(nproc)} f out i n=0 phase files=()
+	local jobs=${OOPSLIMIT_JOBS:-$(nproc)} f out i n=0 phase files=() pids=() running p
 	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "OOPSLIMIT_JOBS must be a number, not '$jobs'"
 	out=$(mktemp -d)
 	for f in "$@"; do need_debian "$f"; done
@@ -1110,10 +1110,14 @@ run_scenarios() {
 				[ "$phase" = boot ] && files+=("$f")
 			fi
 		done
+		pids=()
 		for i in "${!files[@]}"; do
-			# a free slot: wait for any job to end
-			while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-				wait -n || true
+			# a free slot: wait for one of these scenarios to end (the
+			# caller's other background work, tests/run.sh's per-patch
+			# builds, takes no slot and is not waited for)
+			while running=$(scenario_jobs "${pids[@]}") && [ "$(wc -w <<<"$running")" -ge "$jobs" ]; do
+				# shellcheck disable=SC2086  # the pids, one a word
+				wait -n $running || true
 			done
 			(
 				t0=$(now_ms)
@@ -1121,8 +1125,9 @@ run_scenarios() {
 				run_scenario "${files[i]}" >"$out/$((n + i)).tap" 2>&1 || true
 				printf '%s\n' $(($(now_ms) - t0)) >"$out/$((n + i)).ms"
 			) &
+			pids+=($!)
 		done
-		wait
+		for p in $(scenario_jobs "${pids[@]}"); do wait "$p" || true; done
 		# the results, in order, through this shell's result() and note()
 		for i in "${!files[@]}"; do
 			scenario_replay "$out/$((n + i)).tap" "$(cat "$out/$((n + i)).ms" 2>/dev/null || echo 0)"
@@ -1130,6 +1135,15 @@ run_scenarios() {
 		n=$((n + ${#files[@]}))
 	done
 	rm -rf "$out"
+}
+
+# scenario_jobs PID...: those of the PIDs still running, on one line.
+scenario_jobs() {
+	local p live=()
+	for p in "$@"; do
+		! kill -0 "$p" 2>/dev/null || live+=("$p")
+	done
+	printf '%s\n' "${live[*]}"
 }
 
 # scenario_replay FILE MS: one job's output as this shell's notes and results
