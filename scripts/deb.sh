@@ -111,8 +111,7 @@ mirror=$(host_mirror)
 
 chroots=$OOPSLIMIT_CACHE/chroots
 mkdir -p "$chroots"
-exec 9>"$chroots/$suite.lock"
-flock 9
+cache_lock "chroots/$suite"
 # The clean chroot, made again once a week so that its packages stay current.
 tarball=$chroots/$suite.tar
 made=''

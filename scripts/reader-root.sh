@@ -63,8 +63,7 @@ root_of() {
 	out=$OOPSLIMIT_CACHE/readers/$suite-$key
 	[ ! -e "$out/.complete" ] || return 0
 	mkdir -p "$OOPSLIMIT_CACHE/readers"
-	exec 9>"$OOPSLIMIT_CACHE/readers/$suite.lock"
-	flock 9
+	cache_lock "readers/$suite"
 	[ ! -e "$out/.complete" ] || return 0
 	local work t0
 	work=$(mktemp -d "$OOPSLIMIT_CACHE/readers/.work.XXXXXX")
