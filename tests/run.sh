@@ -40,6 +40,19 @@ scenario_setup
 note "capture initramfs (dracut): $(du -k "$capture_initrd" | cut -f1) KiB compressed, $(zcat "$capture_initrd" | wc -c | awk '{ printf "%d", $1 / 1024 }') KiB unpacked"
 note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
 
+# background NAME COMMAND...: runs COMMAND in the background, its output
+# into $scratch/NAME.out and its exit status into $scratch/NAME.rc; $! is
+# the job.
+background() {
+	local name=$1
+	shift
+	(
+		rc=0
+		"$@" >"$scratch/$name.out" 2>&1 || rc=$?
+		echo "$rc" >"$scratch/$name.rc"
+	) &
+}
+
 # --- checks that need the kernels ------------------------------------------------------
 kernel_checks() {
 	local out rc err
@@ -74,11 +87,7 @@ kernel_checks() {
 # scenarios, so that it takes the CPU time the guests leave; reported at
 # the end.
 if [ -z "$only" ]; then
-	(
-		rc=0
-		nice -n 19 "$OOPSLIMIT_TOP/scripts/check-series.sh" >"$scratch/series.out" 2>&1 || rc=$?
-		echo "$rc" >"$scratch/series.rc"
-	) &
+	background series nice -n 19 "$OOPSLIMIT_TOP/scripts/check-series.sh"
 	series_pid=$!
 fi
 
@@ -141,12 +150,8 @@ for s in "${sweeps[@]}"; do
 	[ -n "$cap" ] || continue
 	crash_args=()
 	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20)
-	(
-		rc=0
-		make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
-			LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}" >"$scratch/sweep-$s.out" 2>&1 || rc=$?
-		echo "$rc" >"$scratch/sweep-$s.rc"
-	) &
+	background "sweep-$s" make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
+		LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}"
 	sweep_pids+=($!)
 done
 [ ${#sweep_pids[@]} -eq 0 ] || wait "${sweep_pids[@]}"
