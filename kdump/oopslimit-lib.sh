@@ -45,9 +45,25 @@
 #   ol_target_layout            ol_layout_of the target's device, if any
 #   ol_write_atomic FILE        standard input into FILE, whole or not at all;
 #                               false with $ol_error when it cannot be
+#   ol_net_kind TARGET          "ssh" or "nfs" for a network target, else
+#                               nothing (false)
+#   ol_resolve_net              for a network target, the server's IPv4
+#                               address and the interface, address and
+#                               gateway the capture kernel brings up
+#                               (ol_net_*); false with $ol_error when the
+#                               capture kernel could not reach the server
+#   ol_nfs_options OPTS ADDR    the mount options the kernel's NFS client
+#                               needs without mount.nfs (addr=, nolock)
+#   ol_dumps_in ROOT [STAMP]    the dump directories in ROOT but STAMP's,
+#                               oldest first
+#   ol_prune ROOT before|after STAMP KEEP MIN_FREE
+#                               retention in ROOT: removes old dumps as
+#                               kdump.conf says, one "removed NAME
+#                               complete|incomplete" line each ("kept
+#                               ..." for one that could not be removed)
 
 # Every key, in the order kdump.conf describes them.
-OL_CONF_KEYS='target mount_options path mount_wait compress dump_level final_action failure_action keep min_free kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn metrics_dir pstore pstore_before_kdump'
+OL_CONF_KEYS='target mount_options path sshkey mount_wait compress dump_level final_action failure_action keep min_free kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn metrics_dir pstore pstore_before_kdump'
 # The panic policy: applied to the running kernel, never to the capture one.
 OL_POLICY_KEYS='oops_limit warn_limit panic_on_oops panic_on_warn'
 # File systems that do not outlive a reboot, refused as an "auto" target.
@@ -66,6 +82,7 @@ ol_conf_default() {
 	case $1 in
 	target) echo auto ;;
 	path) echo /var/crash ;;
+	sshkey) echo /etc/oopslimit/ssh/id_ed25519 ;;
 	mount_wait) echo 30 ;;
 	compress) echo lzo ;;
 	dump_level) echo 31 ;;
@@ -104,8 +121,30 @@ ol_conf_check() {
 	target)
 		case $2 in
 		*[[:space:]]*) ol_error='target cannot contain blanks' ;;
+		ssh:*)
+			_ol_h=${2#ssh:}
+			_ol_h=${_ol_h#*@}
+			case ${2#ssh:} in
+			*@*@* | @* | *@) ol_error="target ssh: is ssh:USER@HOST or ssh:HOST, not '$2'" ;;
+			*[!A-Za-z0-9@._-]*) ol_error="target ssh:USER@HOST takes a host name or an IPv4 address (the capture kernel brings up IPv4 only), not '${2#ssh:}'" ;;
+			'') ol_error="target ssh: needs a host: ssh:USER@HOST" ;;
+			esac
+			[ -n "$ol_error" ] || [ -n "$_ol_h" ] || ol_error="target ssh: needs a host: ssh:USER@HOST" ;;
+		nfs:* | nfs4:*)
+			_ol_h=${2#*:}
+			case $_ol_h in
+			*[!A-Za-z0-9._-]*:/* | :/*) ol_error="target ${2%%:*}: takes a host name or an IPv4 address (the capture kernel brings up IPv4 only), not '${_ol_h%%:/*}'" ;;
+			?*:/*) ;;
+			*) ol_error="target ${2%%:*}: is ${2%%:*}:HOST:/EXPORT, not '$2'" ;;
+			esac ;;
 		auto | ?*:?*) ;;
-		*) ol_error="target is FSTYPE:SOURCE (e.g. ext4:/dev/vdb1) or auto, not '$2'" ;;
+		*) ol_error="target is FSTYPE:SOURCE (e.g. ext4:/dev/vdb1), ssh:USER@HOST, nfs:HOST:/EXPORT or auto, not '$2'" ;;
+		esac ;;
+	sshkey)
+		case $2 in
+		*[[:space:]]*) ol_error='sshkey cannot contain blanks' ;;
+		/*) ;;
+		*) ol_error="sshkey must be absolute, not '$2'" ;;
 		esac ;;
 	path)
 		case $2 in
@@ -224,6 +263,7 @@ ol_conf_load() {
 	ol_target=$(ol_conf_value target)
 	ol_mntopts=$(ol_conf_value mount_options)
 	ol_path=$(ol_conf_value path)
+	ol_sshkey=$(ol_conf_value sshkey)
 	ol_mount_wait=$(ol_conf_value mount_wait)
 	ol_compress=$(ol_conf_value compress)
 	ol_dump_level=$(ol_conf_value dump_level)
@@ -245,7 +285,7 @@ ol_conf_load() {
 	zlib) ol_collector="-c,-d,$ol_dump_level" ;;
 	none) ol_collector="-E,-d,$ol_dump_level" ;;
 	esac
-	ol_resolve_target && ol_resolve_failure
+	ol_resolve_target && ol_resolve_net && ol_resolve_failure
 }
 
 ol_normpath() {
@@ -412,6 +452,178 @@ ol_target_layout() {
 	ol_layout_of "$_ol_sys"
 }
 
+# --- network targets --------------------------------------------------------------
+# "ssh:USER@HOST" (makedumpfile's flattened stream to oopslimit-receive on
+# HOST) and "nfs:HOST:/EXPORT" (or nfs4:): the capture kernel brings up the
+# one interface the running system reaches HOST through, with the IPv4
+# address it has now (a DHCP lease included: reused as it is) and the
+# gateway, found by asking the routing table ($OL_IP stands for ip in
+# tests).  The capture image carries that interface's drivers.
+
+ol_net_kind() {
+	case $1 in
+	ssh:*) echo ssh ;;
+	nfs:* | nfs4:*) echo nfs ;;
+	*) return 1 ;;
+	esac
+}
+
+# ol_net_host TARGET: the server's name or address in TARGET.
+ol_net_host() {
+	case $1 in
+	ssh:*) _ol_h=${1#ssh:} && echo "${_ol_h#*@}" ;;
+	nfs:* | nfs4:*) _ol_h=${1#*:} && echo "${_ol_h%%:*}" ;;
+	esac
+}
+
+# ol_resolve_net: for a network target, sets ol_net_host (as written),
+# ol_net_ip (its IPv4 address), ol_net_dev (the interface), ol_net_mac
+# (its hardware address, which finds it in the capture kernel, where its
+# name may differ), ol_net_addr (ADDRESS/PREFIX), ol_net_gw (empty on the
+# server's own subnet), ol_net_dynamic (yes for a DHCP lease) and
+# ol_net_sys (the interface's device in sysfs).  False with $ol_error when
+# the capture kernel could not take that way.
+ol_resolve_net() {
+	ol_net_host='' ol_net_ip='' ol_net_dev='' ol_net_mac='' ol_net_addr='' ol_net_gw='' ol_net_dynamic='' ol_net_sys=''
+	ol_net_kind "$ol_target" >/dev/null || return 0
+	ol_net_host=$(ol_net_host "$ol_target")
+	if ! command -v "${OL_IP:-ip}" >/dev/null 2>&1; then
+		ol_error="a network dump target needs ip to find its way (apt-get install iproute2)"
+		return 1
+	fi
+	case $ol_net_host in
+	*[!0-9.]*) ol_net_ip=$(getent ahostsv4 "$ol_net_host" 2>/dev/null | awk '{ print $1; exit }') ;;
+	*) ol_net_ip=$ol_net_host ;;
+	esac
+	if [ -z "$ol_net_ip" ]; then
+		ol_error="the dump server $ol_net_host has no IPv4 address here (getent ahostsv4): the capture kernel brings up IPv4 only"
+		return 1
+	fi
+	# "192.0.2.1 via 192.0.2.254 dev eth0 src 192.0.2.2 uid 0" (one line with -o)
+	if ! _ol_r=$(${OL_IP:-ip} -4 -o route get "$ol_net_ip" 2>&1); then
+		ol_error="no route to the dump server $ol_net_ip: $(printf '%s' "$_ol_r" | tr '\n' ' ')"
+		return 1
+	fi
+	case $_ol_r in
+	local\ * | *' dev lo '*)
+		ol_error="the dump server $ol_net_host ($ol_net_ip) is this machine: a dump cannot be sent to the machine that crashed"
+		return 1 ;;
+	unreachable* | prohibit* | blackhole* | throw*)
+		ol_error="no route to the dump server $ol_net_ip: $(printf '%s' "$_ol_r" | tr -s ' \\\t\n' ' ')"
+		return 1 ;;
+	esac
+	_ol_src=''
+	# shellcheck disable=SC2086  # its words
+	set -- $_ol_r
+	while [ $# -gt 1 ]; do
+		case $1 in
+		via) ol_net_gw=$2 ;;
+		dev) ol_net_dev=$2 ;;
+		src) _ol_src=$2 ;;
+		esac
+		shift
+	done
+	if [ -z "$ol_net_dev" ] || [ -z "$_ol_src" ]; then
+		ol_error="cannot tell the interface and address that reach $ol_net_ip from: $_ol_r"
+		return 1
+	fi
+	ol_net_sys=$(readlink -f "${OL_SYSFS:-/sys}/class/net/$ol_net_dev/device" 2>/dev/null) || ol_net_sys=''
+	if [ -z "$ol_net_sys" ] || [ ! -d "$ol_net_sys" ]; then
+		ol_error="the dump server $ol_net_ip is reached through $ol_net_dev, a virtual interface (bridge, bond, VLAN, tunnel or the like), which the capture image does not set up"
+		return 1
+	fi
+	ol_net_mac=$(cat "${OL_SYSFS:-/sys}/class/net/$ol_net_dev/address" 2>/dev/null) || ol_net_mac=''
+	case $ol_net_mac in
+	??:??:??:??:??:??) ;;
+	*) ol_error="$ol_net_dev has no Ethernet hardware address ('$ol_net_mac'): the capture image brings up Ethernet only"
+		return 1 ;;
+	esac
+	# "2: eth0    inet 192.0.2.2/24 brd 192.0.2.255 scope global dynamic eth0\ ..."
+	_ol_a=$(${OL_IP:-ip} -4 -o addr show dev "$ol_net_dev" 2>/dev/null |
+		awk -v s="$_ol_src" '{ for (i = 1; i < NF; i++) if ($i == "inet" && index($(i + 1), s "/") == 1) {
+			d = "no"; for (j = i; j <= NF; j++) if ($j == "dynamic") d = "yes"
+			print $(i + 1), d; exit } }')
+	ol_net_addr=${_ol_a% *} ol_net_dynamic=${_ol_a#* }
+	if [ -z "$_ol_a" ]; then
+		ol_error="$ol_net_dev does not hold the address $_ol_src the route to $ol_net_ip leaves from"
+		return 1
+	fi
+}
+
+# ol_nfs_options OPTIONS SERVER-IP CLIENT-ADDRESS: the options for the
+# kernel's NFS client mounting without mount.nfs: the server's address
+# (addr=), the client's (clientaddr=, for NFSv4's callbacks), and no lock
+# manager (nolock: none runs in the capture kernel), after OPTIONS.
+ol_nfs_options() {
+	_ol_o=${1:+$1,}addr=$2,clientaddr=${3%/*}
+	case ,$1, in *,lock,* | *,nolock,*) ;; *) _ol_o=$_ol_o,nolock ;; esac
+	echo "$_ol_o"
+}
+
+# --- retention ----------------------------------------------------------------------
+# The same rule wherever dumps are kept (the capture kernel's target, the
+# fallback directory, oopslimit-receive on an ssh server): before a dump,
+# incomplete ones (no vmcore) go first, oldest first, while there are KEEP or
+# more or less than MIN_FREE bytes are free; then complete ones, oldest first,
+# while less than MIN_FREE is free.  After the dump is complete, complete
+# ones go, oldest first, until KEEP are left, the new one included.  A
+# failed capture never displaces a complete dump.
+
+# ol_dumps_in ROOT [STAMP]: the dump directories in ROOT (named by UTC time
+# stamps; symbolic links are not dumps) but STAMP's, oldest first.
+ol_dumps_in() {
+	for _ol_d in "$1"/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]; do
+		[ -d "$_ol_d" ] && [ ! -L "$_ol_d" ] && [ "${_ol_d##*/}" != "${2:-}" ] && printf '%s\n' "$_ol_d"
+	done
+	return 0
+}
+
+# ol_free_bytes DIR: the bytes free to an unprivileged writer there.
+ol_free_bytes() {
+	# shellcheck disable=SC2046  # two numbers
+	set -- $(stat -f -c '%a %S' "$1" 2>/dev/null)
+	echo $((${1:-0} * ${2:-0}))
+}
+
+_ol_remove() {
+	if rm -rf -- "$1"; then
+		echo "removed ${1##*/} $2"
+	else
+		echo "kept ${1##*/} $2"
+	fi
+}
+
+ol_prune() {
+	_ol_root=$1 _ol_when=$2 _ol_stamp=$3 _ol_keep=$4 _ol_min=$5
+	[ "$_ol_keep" != 0 ] || [ "$_ol_min" != 0 ] || return 0
+	_ol_n=$(ol_dumps_in "$_ol_root" "$_ol_stamp" | wc -l)
+	if [ "$_ol_when" = before ]; then
+		for _ol_p in $(ol_dumps_in "$_ol_root" "$_ol_stamp"); do
+			[ ! -e "$_ol_p/vmcore" ] || continue
+			if { [ "$_ol_keep" != 0 ] && [ "$_ol_n" -ge "$_ol_keep" ]; } ||
+				{ [ "$_ol_min" != 0 ] && [ "$(ol_free_bytes "$_ol_root")" -lt "$_ol_min" ]; }; then
+				_ol_remove "$_ol_p" incomplete
+				_ol_n=$((_ol_n - 1))
+			fi
+		done
+		[ "$_ol_min" != 0 ] || return 0
+		for _ol_p in $(ol_dumps_in "$_ol_root" "$_ol_stamp"); do
+			if [ -e "$_ol_p/vmcore" ] && [ "$(ol_free_bytes "$_ol_root")" -lt "$_ol_min" ]; then
+				_ol_remove "$_ol_p" complete
+			fi
+		done
+	else
+		[ "$_ol_keep" != 0 ] || return 0
+		for _ol_p in $(ol_dumps_in "$_ol_root" "$_ol_stamp"); do
+			if [ -e "$_ol_p/vmcore" ] && [ $((_ol_n + 1)) -gt "$_ol_keep" ]; then
+				_ol_remove "$_ol_p" complete
+				_ol_n=$((_ol_n - 1))
+			fi
+		done
+	fi
+	return 0
+}
+
 # --- the capture kernel's command line ---------------------------------------------
 # The capture settings travel as oopslimit.KEY=VALUE words, so that one
 # capture initramfs serves any config.
@@ -419,6 +631,7 @@ ol_capture_args() {
 	_ol_ret=''
 	[ "${ol_keep:-0}" = 0 ] || _ol_ret=" oopslimit.keep=$ol_keep"
 	[ "${ol_min_free:-0}" = 0 ] || _ol_ret="$_ol_ret oopslimit.min_free=$ol_min_free"
+	[ -z "${ol_net_ip:-}" ] || _ol_ret="$_ol_ret oopslimit.server=$ol_net_ip oopslimit.net=$ol_net_mac,$ol_net_addr,${ol_net_gw:--}"
 	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=${ol_dump_dir:-$ol_path}${ol_fallback:+ oopslimit.fallback=$ol_fallback} oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final oopslimit.failure=${ol_failure:-$ol_final}${ol_failure_target:+ oopslimit.failure_target=$ol_failure_target oopslimit.failure_path=$ol_failure_dir}$_ol_ret"
 }
 
@@ -429,6 +642,7 @@ ol_capture_parse() {
 	ol_final=$(ol_conf_default final_action)
 	ol_collector="-l,-d,$(ol_conf_default dump_level)"
 	ol_failure='' ol_failure_target='' ol_failure_dir='' ol_keep=0 ol_min_free=0
+	ol_net_ip='' ol_net_mac='' ol_net_addr='' ol_net_gw=''
 	for _ol_arg in "$@"; do
 		case $_ol_arg in
 		oopslimit.target=*) ol_target=${_ol_arg#*=} ;;
@@ -443,6 +657,12 @@ ol_capture_parse() {
 		oopslimit.failure_path=*) ol_failure_dir=${_ol_arg#*=} ;;
 		oopslimit.keep=*) ol_keep=${_ol_arg#*=} ;;
 		oopslimit.min_free=*) ol_min_free=${_ol_arg#*=} ;;
+		oopslimit.server=*) ol_net_ip=${_ol_arg#*=} ;;
+		oopslimit.net=*)
+			_ol_v=${_ol_arg#*=}
+			ol_net_mac=${_ol_v%%,*} _ol_v=${_ol_v#*,}
+			ol_net_addr=${_ol_v%%,*} ol_net_gw=${_ol_v#*,}
+			[ "$ol_net_gw" != - ] || ol_net_gw='' ;;
 		esac
 	done
 	ol_failure=${ol_failure:-$ol_final}

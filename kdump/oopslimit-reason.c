@@ -46,6 +46,8 @@ static const char usage[] =
 	"      --time TEXT      when the capture began (the capture kernel's clock)\n"
 	"      --capture STATUS complete, failed or skipped: how saving the dump went\n"
 	"      --dump FILE      the saved dump file, for its size\n"
+	"      --dump-size BYTES  its size, when it was saved elsewhere (a dump\n"
+	"                       sent to an ssh server and rebuilt there)\n"
 	"      --collector-exit N   the dump collector's exit status\n"
 	"      --seconds S      how long saving the dump took\n"
 	"      --error TEXT     what went wrong while capturing\n"
@@ -559,6 +561,7 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 'T' },
 		{ "capture", required_argument, NULL, 'c' },
 		{ "dump", required_argument, NULL, 'd' },
+		{ "dump-size", required_argument, NULL, 'B' },
 		{ "collector-exit", required_argument, NULL, 'x' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "error", required_argument, NULL, 'e' },
@@ -581,7 +584,7 @@ int main(int argc, char **argv)
 	char *def_log = NULL, *end;
 	struct stat st;
 	int c, rc = 0;
-	long reserve = 0, crash_time = -1;
+	long reserve = 0, crash_time = -1, dump_size = -1;
 	unsigned int wflags = 0;
 	bool pstore = false;
 
@@ -607,6 +610,12 @@ int main(int argc, char **argv)
 		case 'd':
 			dump = optarg;
 			snprintf(cap->dump_file, sizeof(cap->dump_file), "%s", base_name(optarg));
+			break;
+		case 'B':
+			if (!parse_long(optarg, &dump_size) || dump_size < 0) {
+				warnx("--dump-size takes a number of bytes, not '%s'", optarg);
+				return 2;
+			}
 			break;
 		case 'e':
 			snprintf(cap->error, sizeof(cap->error), "%s", optarg);
@@ -703,9 +712,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (!cap->present && (cap->time[0] || dump || cap->error[0] || cap->warning[0] || cap->have_exit ||
+	if (!cap->present && (cap->time[0] || dump || dump_size >= 0 || cap->error[0] || cap->warning[0] || cap->have_exit ||
 			       cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed)) {
-		warnx("--time, --dump, --error, --warning, --collector-exit, --seconds, --target, --failure-action and --removed go with --capture");
+		warnx("--time, --dump, --dump-size, --error, --warning, --collector-exit, --seconds, --target, --failure-action and --removed go with --capture");
 		return 2;
 	}
 	if (!log) {
@@ -728,7 +737,9 @@ int main(int argc, char **argv)
 	ol_log_done(&r.log);
 	counters_from_log(&r);
 	ol_report_judge(&r);
-	if (dump && stat(dump, &st) == 0)
+	if (dump_size >= 0)
+		cap->dump_bytes = dump_size;
+	else if (dump && stat(dump, &st) == 0)
 		cap->dump_bytes = (long long)st.st_size;
 write:
 	if (!json && !text)

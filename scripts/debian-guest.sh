@@ -33,6 +33,10 @@
 #     through /etc/fstab before oopslimit-kdump.service starts, a MOUNTPOINT
 #     that holds files getting a copy of them first, as when /var moves to
 #     a disk of its own).
+#     debian_net ("SOCKET PEER MAC ADDRESS/PREFIX": a NIC on a wire to one
+#     other guest, qemu-run.sh -n, which the guest sets up with that
+#     address), debian_fw (an array of NAME=FILE: more fw_cfg items, such as
+#     the ssh keys the runner installs).
 #     Leaves, as the busybox guest does: RUNDIR/results ("booted RELEASE",
 #     "record NAME VALUE", "trigger ...", "kdump ARGS => STATUS LAST-LINE",
 #     "error ...", "finished"), RUNDIR/console.log (every boot's and the
@@ -98,6 +102,18 @@ debian_guest_run() {
 		extra+=(-E "$dir/disk$n.img,$bus")
 		printf 'LABEL=oldisk%s %s %s defaults 0 2\n' "$n" "$mp" "$fstype" >>"$dir/fstab.add"
 	done
+	local net=() item
+	if [ -n "${debian_net:-}" ]; then
+		local sock peer mac addr
+		read -r sock peer mac addr <<<"$debian_net"
+		printf '%s\n' "$addr" >"$dir/net.add"
+		fw+=(-F "net=$dir/net.add")
+		net=(-n "$sock,$peer,$mac")
+	fi
+	# shellcheck disable=SC2154  # the caller's setting, unset for none
+	for item in "${debian_fw[@]}"; do
+		fw+=(-F "$item")
+	done
 	[ ! -e "$dir/fstab.add" ] || fw+=(-F "fstab=$dir/fstab.add")
 	[ ! -e "$dir/layout.add" ] || fw+=(-F "layout=$dir/layout.add")
 	# The KVM probe boots the project's busybox guest; this kernel cannot
@@ -106,7 +122,7 @@ debian_guest_run() {
 	local crashkernel=${debian_crashkernel-256M}
 	OOPSLIMIT_ACCEL=$accel "$OOPSLIMIT_TOP/scripts/qemu-run.sh" -R -N \
 		-k "$debian_image/vmlinuz" -i "$debian_image/initrd.img" -d "$dir" -b "$dir/disk.img" \
-		-m "${debian_mem:-1G}" -t "${debian_timeout:-900}" -S "$dir/results" "${fw[@]}" "${extra[@]}" \
+		-m "${debian_mem:-1G}" -t "${debian_timeout:-900}" -S "$dir/results" "${fw[@]}" "${extra[@]}" "${net[@]}" \
 		-a "root=/dev/vda rw${crashkernel:+ crashkernel=$crashkernel}${debian_append:+ $debian_append}" ||
 		rc=$?
 	debian_guest_dumps "$dir"

@@ -88,8 +88,11 @@ fi
 # the guest boots with the initrd initramfs-tools makes)
 # (the libkdumpfile the package was built against, whatever its soname in
 # the release, comes with it: apt installs the package)
+# (iproute2, openssh-client and -server, nfs-kernel-server: the ssh and NFS
+# targets and the dump server guest, whose services stay off until a plan
+# starts them)
 packages=(systemd systemd-sysv udev kmod e2fsprogs linux-base initramfs-tools kexec-tools makedumpfile lvm2 mdadm
-	dracut-core prometheus-node-exporter curl jq)
+	dracut-core prometheus-node-exporter curl jq iproute2 openssh-client openssh-server nfs-kernel-server)
 versions=$(apt-cache "${apt_opts[@]}" policy "${packages[@]}" 2>/dev/null | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
 runner=$OOPSLIMIT_TOP/tests/guest-debian
 # (key_of alone first: a file it cannot read must stop the script)
@@ -169,6 +172,7 @@ if ! mmdebstrap --variant=minbase --aptopt='APT::Sandbox::User "root"' --aptopt=
 	--customize-hook="copy-in $runner/oopslimit-test-run /usr/local/sbin" \
 	--customize-hook="copy-in $runner/oopslimit-test-setup.service $runner/oopslimit-test.service /etc/systemd/system" \
 	--customize-hook='chroot "$1" systemctl enable oopslimit-test-setup.service oopslimit-test.service' \
+	--customize-hook='chroot "$1" systemctl disable ssh.service nfs-server.service rpcbind.service rpcbind.socket' \
 	--customize-hook='echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$1/etc/fstab"' \
 	--customize-hook='echo oopslimit-debian >"$1/etc/hostname"' \
 	--customize-hook='chroot "$1" passwd -d root' \

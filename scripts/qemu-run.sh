@@ -3,7 +3,8 @@
 #
 # Usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND]
 #                            [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]
-#                            [-E DISK,BUS]... [-R] [-N] [-S FILE] [-F NAME=FILE]... [-P]
+#                            [-E DISK,BUS]... [-R] [-N] [-S FILE] [-F NAME=FILE]...
+#                            [-n SOCKET,PEER,MAC] [-P]
 #
 # The serial console goes to RUNDIR/console.log; the guest mounts RUNDIR as
 # 9p tag "host".  QEMU runs with -no-reboot, so a guest reboot or a panic
@@ -20,6 +21,12 @@
 # without 9p); -S appends the guest's second serial port (ttyS1) to FILE;
 # -F passes FILE to the guest as fw_cfg item opt/oopslimit/NAME.
 #
+# -n gives the guest a virtio NIC with hardware address MAC on a wire of its
+# own: QEMU's datagram netdev over unix sockets, this guest's at SOCKET (a
+# path), its one peer's at PEER (the other guest's SOCKET).  Frames go from
+# one QEMU to the other and nowhere else: nothing touches this machine's
+# network stack, and a PEER nobody holds is a cable to nowhere.
+#
 # Exit status: 0 when QEMU ended by itself, 124 when the time limit ended it,
 # 1 on any other failure.  KVM is used only if a real boot of this kernel
 # under it finishes within 10 s (probed once per host boot, and remembered;
@@ -30,9 +37,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump='' disk=''
-reboot=no share=yes serial2='' fwcfg=() extra_disks=()
+reboot=no share=yes serial2='' fwcfg=() extra_disks=() nic=
 probe_only=no
-while getopts k:i:d:a:t:m:D:b:E:RNS:F:P opt; do
+while getopts k:i:d:a:t:m:D:b:E:RNS:F:n:P opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -48,6 +55,13 @@ while getopts k:i:d:a:t:m:D:b:E:RNS:F:P opt; do
 		esac
 		[ -w "${OPTARG%,*}" ] || die "disk image ${OPTARG%,*} not found or not writable"
 		extra_disks+=("$OPTARG") ;;
+	n)
+		[[ $OPTARG =~ ^/[^,]+,/[^,]+,([0-9a-f]{2}:){5}[0-9a-f]{2}$ ]] || die "-n takes SOCKET,PEER,MAC (absolute paths), not '$OPTARG'"
+		# a unix socket's path has room for 107 bytes
+		for p in "${OPTARG%%,*}" "$(echo "$OPTARG" | cut -d, -f2)"; do
+			[ ${#p} -le 107 ] || die "-n: the socket path $p is longer than 107 bytes"
+		done
+		nic=$OPTARG ;;
 	P) probe_only=yes ;;
 	R) reboot=yes ;;
 	N) share=no ;;
@@ -56,7 +70,7 @@ while getopts k:i:d:a:t:m:D:b:E:RNS:F:P opt; do
 		[[ $OPTARG == [a-z]*=?* ]] || die "-F takes NAME=FILE, not '$OPTARG'"
 		[ -r "${OPTARG#*=}" ] || die "fw_cfg file ${OPTARG#*=} not found"
 		fwcfg+=(-fw_cfg "name=opt/oopslimit/${OPTARG%%=*},file=${OPTARG#*=}") ;;
-	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK] [-R] [-N] [-S FILE] [-F NAME=FILE]" ;;
+	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK] [-R] [-N] [-S FILE] [-F NAME=FILE] [-n SOCKET,PEER,MAC]" ;;
 	esac
 done
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$rundir" ]; then
@@ -90,6 +104,12 @@ qemu_boot() {
 	[ $share = no ] ||
 		extra+=(-virtfs "local,path=$rundir,mount_tag=host,security_model=none,id=host")
 	[ -z "$serial2" ] || extra+=(-chardev "file,id=serial2,path=$serial2,append=on" -serial chardev:serial2)
+	if [ -n "$nic" ]; then
+		IFS=, read -r sock peer mac <<<"$nic"
+		rm -f "$sock"
+		extra+=(-netdev "dgram,id=wire,local.type=unix,local.path=$sock,remote.type=unix,remote.path=$peer"
+			-device "virtio-net-pci,netdev=wire,mac=$mac")
+	fi
 	: >"$rundir/console.log"
 	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/results"
 	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
@@ -143,7 +163,7 @@ if [ "$probe_only" = yes ]; then
 fi
 # Stopped from outside (a caller gave up on the run), take QEMU down too.
 trap 'exit 143' TERM INT
-trap 'kill ${qemu_pid:-} ${monitor_reader:-} 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out"' EXIT
+trap 'kill ${qemu_pid:-} ${monitor_reader:-} 2>/dev/null || true; rm -f "$rundir/monitor.in" "$rundir/monitor.out" ${nic:+"${nic%%,*}"}' EXIT
 
 if [ -n "$dump" ]; then
 	qemu_boot "$accel" "$limit" 0

@@ -53,6 +53,17 @@
 #                         volume on its second partition, or on md RAID1
 #                         over a partition of each of two such disks, made
 #                         by the guest at its first boot
+#   server ssh|nfs|none   the Debian guest: a second Debian guest, the dump
+#                         server, at 192.0.2.1 on a wire of their own
+#                         (qemu-run.sh -n: unix sockets, never this
+#                         machine's network); this guest is 192.0.2.2.  ssh:
+#                         its sshd takes root's key made here for the test,
+#                         which this guest's root has (for "kdump propagate");
+#                         nfs: it exports /var/crash.  It waits for a final
+#                         dump in /var/crash; its dump directories are judged
+#                         as this guest's, its records are this guest's
+#                         "server.NAME" ("record server.served STAMP STATUS").
+#                         none: the wire alone, nobody at the other end
 #   step PLAN-LINE        a line of the guest plan (see tests/guest/init and,
 #                         for the Debian guest, tests/guest-debian/oopslimit-test-run)
 # Reading another scenario's dump instead of booting (it is run first when
@@ -198,6 +209,9 @@ scenario_validate() {
 			ol_conf_check "${rest%% *}" "${rest#* }" || die "$f:$n: $ol_error" ;;
 		timeout)
 			[[ $rest =~ ^[1-9][0-9]*$ ]] || die "$f:$n: timeout takes seconds, not '$rest'" ;;
+		server)
+			[ "${guest:-}" = debian ] || die "$f:$n: the dump server is a second Debian guest: after 'guest debian'"
+			case $rest in ssh | nfs | none) ;; *) die "$f:$n: server is ssh, nfs or none, not '$rest'" ;; esac ;;
 		dump)
 			[ "$rest" = yes ] || die "$f:$n: dump takes 'yes'" ;;
 		step)
@@ -431,10 +445,74 @@ dump_dirs() {
 	find "$root" -mindepth 1 -maxdepth 1 -type d ! -name lost+found 2>/dev/null | sort
 }
 
+# The dump server's plan for a "server" line: serve, then wait for a dump.
+server_plan() {
+	case $1 in
+	ssh) echo "serve ssh" ;;
+	nfs) echo "serve nfs /var/crash" ;;
+	esac
+	echo "await served /var/crash $2"
+}
+
+# server_start DIR KIND: the dump server guest in the background (sets
+# server_pid) and this guest's side of the wire (debian_net, debian_fw).
+server_start() {
+	local dir=$1 kind=$2
+	rm -rf "$dir/server" "$dir/admin" "$dir/admin.pub"
+	mkdir -p "$dir/server"
+	ssh-keygen -q -t ed25519 -N '' -C oopslimit-test-admin -f "$dir/admin" </dev/null ||
+		die "ssh-keygen could not make the test's key"
+	debian_net="$dir/wire.sock $dir/server/wire.sock 52:54:00:0c:00:02 192.0.2.2/24"
+	debian_fw=("adminkey=$dir/admin")
+	server_pid=''
+	[ "$kind" != none ] || return 0
+	server_plan "$kind" "$debian_timeout" >"$dir/server.plan"
+	(
+		# shellcheck disable=SC2034  # debian_guest_run's settings
+		debian_disks=() debian_append='' debian_crashkernel='' debian_timeout=$((debian_timeout + 120))
+		debian_net="$dir/server/wire.sock $dir/wire.sock 52:54:00:0c:00:01 192.0.2.1/24"
+		debian_fw=("authorized_keys=$dir/admin.pub")
+		debian_guest_run "$dir/server" "$dir/server.plan"
+	) >"$dir/server.log" 2>&1 &
+	server_pid=$!
+}
+
+# server_end DIR: waits for the dump server (it powers off once a dump came,
+# or its wait ran out), asks it to power off after 3 minutes, and takes its
+# dump directories and its errors as this guest's.
+server_end() {
+	local dir=$1 i=0
+	[ -n "${server_pid:-}" ] || return 0
+	while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 180 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	if kill -0 "$server_pid" 2>/dev/null; then
+		note "$name: the dump server is still up 3 minutes after this guest: powering it off"
+		# shellcheck disable=SC2016  # the inner shell's $1
+		[ ! -p "$dir/server/monitor.in" ] || timeout 5 sh -c 'echo system_powerdown >"$1"' - "$dir/server/monitor.in" || true
+		i=0
+		while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 90 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		kill -0 "$server_pid" 2>/dev/null && pkill -TERM -P "$server_pid" 2>/dev/null
+	fi
+	wait "$server_pid" 2>/dev/null || true
+	note "$name: the dump server: $(grep -E '^(record (serve|served)|error)' "$dir/server/results" 2>/dev/null | tr '\n' ';')"
+	# its errors are the run's, its records "server.NAME"
+	sed -n 's/^error /error the dump server: /p; s/^record /record server./p' "$dir/server/results" >>"$dir/results" 2>/dev/null
+	if [ -d "$dir/server/dumps" ]; then
+		mkdir -p "$dir/dumps"
+		cp -a "$dir/server/dumps/." "$dir/dumps/"
+	fi
+}
+
 # boot_debian FILE DIR: the Debian guest, as the scenario says; sets rc.
 boot_debian() {
-	local f=$1 dir=$2 key rest t0 arg
+	local f=$1 dir=$2 key rest t0 arg server='' server_pid=''
 	local debian_crashkernel='' debian_append='' debian_mem=1G debian_timeout=900 debian_disks=()
+	local debian_net='' debian_fw=()
 	: >"$dir/steps"
 	: >"$dir/kdump.add"
 	while read -r key rest; do
@@ -449,6 +527,7 @@ boot_debian() {
 		timeout) debian_timeout=$rest ;;
 		memory) debian_mem=$rest ;;
 		disk) debian_disks+=("$rest") ;;
+		server) server=$rest ;;
 		step) printf '%s\n' "$rest" >>"$dir/steps" ;;
 		kdump) printf '%s\n' "$rest" >>"$dir/kdump.add" ;;
 		esac
@@ -457,9 +536,11 @@ boot_debian() {
 	local debian_image=${debian_images[$(release_of "$f")]}
 	: >"$dir/debian"
 	t0=$(now_ms)
+	[ -z "$server" ] || server_start "$dir" "$server"
 	rc=0
 	debian_guest_run "$dir" "$dir/steps" "$dir/kdump.add" || rc=$?
 	note "$name: QEMU ran $(since "$t0") s (the Debian guest, every boot), status $rc; console: $dir/console.log"
+	server_end "$dir"
 }
 
 # boot_scenario FILE DIR: boots the guest as the scenario says; sets rc.

@@ -84,6 +84,16 @@ static_checks() {
 		result FAIL "target auto: the file system and directory that hold the dump path"
 	fi
 
+	# The network targets without a network: oopslimit-receive as the ssh
+	# forced command runs it, and the route to a dump server
+	# (tests/unit/dump-server.sh, tests/unit/net).
+	if out=$("$OOPSLIMIT_TOP/tests/unit/dump-server.sh" 2>&1); then
+		result OK "dump server: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "dump server: oopslimit-receive's requests and refusals, the route to the server"
+	fi
+
 	# The unit tests: each with all of common/ and crash-ext's plain C part.
 	for u in "$OOPSLIMIT_TOP"/tests/unit/*-test.c; do
 		local base=${u##*/}

@@ -103,8 +103,21 @@ oopslimit_target_modules() {
 		# a QEMU share: the virtio bus, its 9p transport, the file system
 		printf '%s\n' virtio_pci 9pnet_virtio 9p
 		return ;;
-	nfs | nfs4 | cifs | smb3)
-		derror "oopslimit: a network dump target ($fstype) needs a network the small capture image does not set up"
+	ssh | nfs | nfs4)
+		# the interface the running system reaches the server through
+		# (ol_resolve_net found it), from its bus up; then NFS's client
+		if [ -z "${ol_net_sys:-}" ]; then
+			derror "oopslimit: no interface found for the network target $1"
+			return 1
+		fi
+		oopslimit_disk_modules "$ol_net_sys"
+		case $fstype in
+		nfs) printf '%s\n' nfs nfsv3 nfsv4 ;;
+		nfs4) printf '%s\n' nfs nfsv4 ;;
+		esac
+		return ;;
+	cifs | smb3)
+		derror "oopslimit: a $fstype dump target is not supported: the capture image sends dumps over ssh or to NFS"
 		return 1 ;;
 	esac
 	case $source in
@@ -161,6 +174,31 @@ oopslimit_install_assembly() {
 	return 0
 }
 
+# The capture's side of a network target: ip to bring the interface up,
+# and for ssh the client, the dump key "oopslimit-kdump propagate" made, the
+# server's host key it recorded and the user database ssh insists on.
+oopslimit_install_network() {
+	local kind known
+	kind=$(ol_net_kind "$ol_target") || return 0
+	inst_multiple ip || { derror "oopslimit: cannot install ip (apt-get install iproute2)"; return 1; }
+	[ "$kind" = ssh ] || return 0
+	known=${ol_sshkey%/*}/known_hosts
+	if [ ! -r "$ol_sshkey" ] || [ ! -s "$known" ]; then
+		derror "oopslimit: the ssh target $ol_target needs the dump key $ol_sshkey and the server's host key in $known: run 'oopslimit-kdump propagate'"
+		return 1
+	fi
+	inst_multiple ssh || { derror "oopslimit: cannot install ssh (apt-get install openssh-client)"; return 1; }
+	mkdir -p "$initdir/etc/oopslimit/ssh" "$initdir/root"
+	if ! { cp "$ol_sshkey" "$initdir/etc/oopslimit/ssh/id" && chmod 600 "$initdir/etc/oopslimit/ssh/id" &&
+		cp "$known" "$initdir/etc/oopslimit/ssh/known_hosts"; }; then
+		derror "oopslimit: cannot copy the dump key into the image"
+		return 1
+	fi
+	grep -q '^root:' "$initdir/etc/passwd" 2>/dev/null || echo 'root:x:0:0:root:/root:/bin/sh' >>"$initdir/etc/passwd"
+	grep -q '^root:' "$initdir/etc/group" 2>/dev/null || echo 'root:x:0:' >>"$initdir/etc/group"
+	dinfo "oopslimit: ssh to $ol_target with $ol_sshkey"
+}
+
 installkernel() {
 	local lib mods fbmods m
 	lib=$(oopslimit_lib) || return 1
@@ -192,6 +230,7 @@ installkernel() {
 		printf '%s\n' "$m" >>"$initdir/etc/oopslimit/modules"
 	done
 	oopslimit_install_assembly || return 1
+	oopslimit_install_network || return 1
 	# modprobe (with libkmod's libraries, some megabytes) only when there is
 	# something to load
 	if [ -s "$initdir/etc/oopslimit/modules" ]; then
@@ -209,7 +248,7 @@ install() {
 	lib=$(oopslimit_lib) || exit 1
 	inst_multiple sh makedumpfile vmcore-dmesg \
 		mount umount mkdir mktemp chmod mv cp rm sync date cat sleep tail head dd grep tr sed \
-		stat wc
+		stat wc timeout
 	# The recorder: installed, or, for a build tree, named by OOPSLIMIT_REASON
 	# (dracut sets its own PATH).
 	reason=${OOPSLIMIT_REASON:-$(command -v oopslimit-reason)} || reason=''

@@ -189,57 +189,27 @@ report() {
 }
 
 # --- retention ------------------------------------------------------------------------
-# dumps_in ROOT: the dump directories in ROOT but this capture's, oldest
-# first (their names are UTC time stamps).
-dumps_in() {
-	for d in "$1"/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]; do
-		[ -d "$d" ] && [ "${d##*/}" != "$stamp" ] && printf '%s\n' "$d"
-	done
-}
-
-free_bytes() {
-	# shellcheck disable=SC2046  # two numbers
-	set -- $(stat -f -c '%a %S' "$1" 2>/dev/null)
-	echo $((${1:-0} * ${2:-0}))
-}
-
-remove_dump() {
-	if rm -rf -- "$1"; then
-		removed="$removed --removed ${1##*/}"
-		say "retention: removed the $2 dump ${1##*/}"
-	else
-		say "warning: retention could not remove ${1##*/}"
-	fi
-}
-
-# prune ROOT before|after: as the header says.
+# prune ROOT before|after: kdump.conf's keep and min_free in ROOT (ol_prune
+# in oopslimit-lib.sh has the rule); what went is said and named in
+# reason.json.  (An ssh server applies it itself: oopslimit-receive.)
 prune() {
-	[ "$keep" != 0 ] || [ "$min_free" != 0 ] || return 0
-	n=$(dumps_in "$1" | wc -l)
-	if [ "$2" = before ]; then
-		for d in $(dumps_in "$1"); do
-			[ ! -e "$d/vmcore" ] || continue
-			if { [ "$keep" != 0 ] && [ "$n" -ge "$keep" ]; } ||
-				{ [ "$min_free" != 0 ] && [ "$(free_bytes "$1")" -lt "$min_free" ]; }; then
-				remove_dump "$d" incomplete
-				n=$((n - 1))
-			fi
-		done
-		[ "$min_free" != 0 ] || return 0
-		for d in $(dumps_in "$1"); do
-			if [ -e "$d/vmcore" ] && [ "$(free_bytes "$1")" -lt "$min_free" ]; then
-				remove_dump "$d" complete
-			fi
-		done
-	else
-		[ "$keep" != 0 ] || return 0
-		for d in $(dumps_in "$1"); do
-			if [ -e "$d/vmcore" ] && [ $((n + 1)) -gt "$keep" ]; then
-				remove_dump "$d" complete
-				n=$((n - 1))
-			fi
-		done
-	fi
+	out=$(ol_prune "$1" "$2" "$stamp" "$keep" "$min_free" 2>&1)
+	[ -z "$out" ] || pruned <<-EOF
+		$out
+	EOF
+}
+
+# pruned: ol_prune's lines (from here or from oopslimit-receive) said, and
+# the removed dumps added to $removed.
+pruned() {
+	while read -r verb name state _; do
+		case $verb in
+		removed)
+			removed="$removed --removed $name"
+			say "retention: removed the $state dump $name" ;;
+		kept) say "warning: retention could not remove the $state dump $name" ;;
+		esac
+	done
 }
 
 # --- one save ---------------------------------------------------------------------------
@@ -259,15 +229,22 @@ save() {
 	case $modfail in *"$fstype: "* | "$fstype: "*)
 		grep -qw "$fstype" /proc/filesystems 2>/dev/null || nodriver=yes ;;
 	esac
+	# a network file system's server may not answer: each try has its limit
+	limit='' t_mount=$(date +%s)
+	ol_net_kind "$tgt" >/dev/null && limit="timeout -s KILL 20"
 	while :; do
-		if err=$(mount -t "$fstype" ${opts:+-o "$opts"} "$source" "$mp" 2>&1); then
+		# shellcheck disable=SC2086  # the limit's words
+		if err=$($limit mount -t "$fstype" ${opts:+-o "$opts"} "$source" "$mp" 2>&1); then
 			ok=yes
 			break
 		fi
+		[ -n "$err" ] || err="no answer within 20 s"
 		[ -z "$nodriver" ] || break
 		[ "$waited" -ge "$mount_wait" ] && break
 		sleep 1
 		waited=$((waited + 1))
+		# (a try over the network takes its own time)
+		[ -z "$limit" ] || waited=$(($(date +%s) - t_mount))
 	done
 	if [ -z "$ok" ]; then
 		err=$(printf '%s' "$err" | tr '\n' ' ')
@@ -298,8 +275,8 @@ save() {
 	report --capture "in progress" --reserve 16384 ${prior:+--failure-action fallback} \
 		--error "${prior:+$prior; }the capture did not finish"
 
-	if [ "$min_free" != 0 ] && [ "$(free_bytes "$root")" -lt "$min_free" ]; then
-		failure_text="$(($(free_bytes "$root") / 1048576)) MiB free on $source, less than min_free ($((min_free / 1048576)) MiB) after retention: no dump written"
+	if [ "$min_free" != 0 ] && [ "$(ol_free_bytes "$root")" -lt "$min_free" ]; then
+		failure_text="$(($(ol_free_bytes "$root") / 1048576)) MiB free on $source, less than min_free ($((min_free / 1048576)) MiB) after retention: no dump written"
 		say "error: $failure_text"
 		report --capture failed --failure-action "$failure" --error "${prior:+$prior; }$failure_text"
 		return 2
@@ -342,6 +319,182 @@ save() {
 	return $rc
 }
 
+# --- a network target ---------------------------------------------------------------------
+# net_up: the interface with the hardware address the loader found (its
+# name may differ here: no udev renames it) gets the running system's
+# address and gateway; waits up to mount_wait seconds for it to appear and
+# for its link.  False with $failure_text saying why.
+net_up() {
+	[ -z "${net_dev:-}" ] || return 0
+	if [ -z "$ol_net_ip" ] || [ -z "$ol_net_mac" ] || [ -z "$ol_net_addr" ]; then
+		failure_text="no network settings on the command line (oopslimit.server=, oopslimit.net=): reload with oopslimit-kdump load"
+		say "error: $failure_text"
+		return 1
+	fi
+	t_net=$(date +%s) dev=''
+	while :; do
+		for n in /sys/class/net/*; do
+			[ "$(cat "$n/address" 2>/dev/null)" != "$ol_net_mac" ] || { dev=${n##*/}; break; }
+		done
+		[ -z "$dev" ] || break
+		[ $(($(date +%s) - t_net)) -lt "$mount_wait" ] || break
+		sleep 1
+	done
+	if [ -z "$dev" ]; then
+		failure_text="no network interface with the address $ol_net_mac appeared within $mount_wait s${modfail:+ (modules that did not load: $modfail)}"
+		say "error: $failure_text"
+		return 1
+	fi
+	ip link set lo up 2>/dev/null
+	if ! err=$({ ip link set "$dev" up && ip addr add "$ol_net_addr" dev "$dev" &&
+		{ [ -z "$ol_net_gw" ] || ip route add default via "$ol_net_gw" dev "$dev"; }; } 2>&1); then
+		failure_text="cannot set up $dev ($ol_net_addr${ol_net_gw:+ via $ol_net_gw}): $(printf '%s' "$err" | tr '\n' ' ')"
+		say "error: $failure_text"
+		return 1
+	fi
+	while [ "$(cat "/sys/class/net/$dev/carrier" 2>/dev/null)" != 1 ]; do
+		if [ $(($(date +%s) - t_net)) -ge "$mount_wait" ]; then
+			failure_text="$dev ($ol_net_mac) has no link after $mount_wait s"
+			say "error: $failure_text"
+			return 1
+		fi
+		sleep 1
+	done
+	net_dev=$dev
+	say "network: $dev ($ol_net_mac) $ol_net_addr${ol_net_gw:+ via $ol_net_gw}, up in $(($(date +%s) - t_net)) s"
+}
+
+# ssh_do REQUEST...: one request to oopslimit-receive on the server, with
+# the dump key and the host key "oopslimit-kdump propagate" recorded (under
+# the server's name as kdump.conf writes it); standard input goes along.
+ssh_do() {
+	ssh -F /dev/null -i /etc/oopslimit/ssh/id -o IdentitiesOnly=yes -o BatchMode=yes \
+		-o StrictHostKeyChecking=yes -o UserKnownHostsFile=/etc/oopslimit/ssh/known_hosts \
+		-o HostKeyAlias="$ssh_host" -o ConnectTimeout=5 -o ServerAliveInterval=10 -o ServerAliveCountMax=3 \
+		-o LogLevel=ERROR "$ssh_user@$ol_net_ip" "$@"
+}
+
+# ssh_put NAME: $dir/NAME to the server's dump directory.
+ssh_put() {
+	[ -r "$dir/$1" ] || return 0
+	err=$(ssh_do put "$stamp" "$1" <"$dir/$1" 2>&1) ||
+		say "warning: cannot send $1 to $ssh_user@$ssh_host: $(printf '%s' "$err" | tr '\n' ' ')"
+}
+
+# ssh_reports [FILE...]: FILEs, then the report, to the server: reason.json
+# last, so that a final one there means the capture is done.
+ssh_reports() {
+	for f in "$@" reason.txt reason.json; do
+		ssh_put "$f"
+	done
+}
+
+# save_ssh TARGET PATH: as save, to oopslimit-receive on the server: the
+# log and a first report go first, so the reason arrives even when the dump
+# does not; then makedumpfile's flattened stream (-F), which the server
+# rebuilds into a kdump-compressed vmcore.  Same return values as save.
+save_ssh() {
+	tgt=$1 tpath=$2
+	ssh_user=${tgt#ssh:} ssh_host=${tgt#ssh:}
+	case $ssh_user in *@*) ssh_user=${ssh_user%%@*} ssh_host=${ssh_host#*@} ;; *) ssh_user=root ;; esac
+	dir='' where=''
+	if [ -z "$work" ]; then
+		failure_text="no scratch directory in /tmp for the files sent to the server"
+		say "error: $failure_text"
+		return 1
+	fi
+	net_up || return 1
+	# the server may still be coming up, its network too: connection
+	# trouble is retried for mount_wait seconds; a refusal is not
+	t_ssh=$(date +%s) began=''
+	while :; do
+		out=$(ssh_do begin "$stamp" "$keep" "$min_free" </dev/null 2>&1) && { began=yes; break; }
+		err=$(printf '%s' "$out" | tr '\n' ' ' | sed 's/ *$//')
+		case $err in
+		*'Connection refused'* | *'No route to host'* | *'timed out'* | *'Network is unreachable'* | *'Connection reset'* | *'Connection closed'*) ;;
+		*) break ;;
+		esac
+		[ $(($(date +%s) - t_ssh)) -lt "$mount_wait" ] || break
+		sleep 1
+	done
+	if [ -z "$began" ]; then
+		failure_text="ssh $ssh_user@$ssh_host ($ol_net_ip) after $(($(date +%s) - t_ssh)) s: ${err:-no answer}"
+		say "error: $failure_text"
+		return 1
+	fi
+	pruned <<-EOF
+		$out
+	EOF
+	free=$(printf '%s\n' "$out" | sed -n 's/^free //p')
+	dir=$work/$stamp
+	mkdir -p "$dir"
+	where="$tgt ${tpath%/}/$stamp"
+	say "dump directory: ${tpath%/}/$stamp on $ssh_user@$ssh_host ($ol_net_ip)"
+	vmcore-dmesg /proc/vmcore >"$dir/vmcore-dmesg.txt" 2>/dev/null ||
+		say "warning: vmcore-dmesg could not read the log"
+	report --capture "in progress" ${prior:+--failure-action fallback} \
+		--error "${prior:+$prior; }the capture did not finish"
+	ssh_reports vmcore-dmesg.txt
+
+	if [ "$min_free" != 0 ] && [ "${free:-0}" -lt "$min_free" ]; then
+		failure_text="$((${free:-0} / 1048576)) MiB free on $ssh_user@$ssh_host, less than min_free ($((min_free / 1048576)) MiB) after retention: no dump sent"
+		say "error: $failure_text"
+		report --capture failed --failure-action "$failure" --error "${prior:+$prior; }$failure_text"
+		ssh_reports
+		return 2
+	fi
+
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2046  # the collector options are words by design
+	{
+		makedumpfile -F $(echo "$collector" | tr , ' ') /proc/vmcore 2>"$mdlog"
+		echo $? >"$work/makedumpfile.rc"
+	} | ssh_do vmcore "$stamp" "$keep" >"$work/receive.out" 2>"$work/receive.err"
+	src=$?
+	rc=$(cat "$work/makedumpfile.rc" 2>/dev/null) || rc=1
+	t1=$(date +%s%N)
+	secs=$(((t1 - t0) / 1000000))
+	secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
+	tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+	cp "$mdlog" "$dir/makedumpfile.log" 2>/dev/null
+	bytes=$(sed -n 's/^saved \([0-9][0-9]*\)$/\1/p' "$work/receive.out")
+	if [ "$rc" = 0 ] && [ $src -eq 0 ] && [ -n "$bytes" ]; then
+		pruned <"$work/receive.out"
+		warn=$(grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "$mdlog" 2>/dev/null |
+			head -n 3 | tr '\n' ' ' | sed 's/ *$//')
+		say "sent vmcore in $secs s ($bytes bytes rebuilt on the server)${warn:+; makedumpfile warned: $warn}"
+		report --capture complete --dump "$dir/vmcore" --dump-size "$bytes" --collector-exit 0 --seconds "$secs" \
+			${prior:+--failure-action fallback --error "$prior"} ${warn:+--warning "makedumpfile: $warn"}
+		ssh_reports makedumpfile.log
+		return 0
+	fi
+	if [ "$rc" != 0 ]; then
+		err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "$mdlog" 2>/dev/null)
+		failure_text="makedumpfile failed: ${err:-status $rc}"
+	else
+		failure_text="sending the dump to $ssh_user@$ssh_host failed: $(tr '\n' ' ' <"$work/receive.err" | sed 's/ *$//')"
+		[ $src -ne 0 ] || failure_text="$failure_text (the server did not say it was saved)"
+	fi
+	say "error: $failure_text"
+	report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
+		--seconds "$secs" --failure-action "$failure" --error "${prior:+$prior; }$failure_text"
+	ssh_reports makedumpfile.log
+	return 2
+}
+
+# save_target TARGET OPTIONS PATH MOUNTPOINT: save or save_ssh, as the
+# target's kind says; an NFS export is mounted by its server's address.
+save_target() {
+	case $(ol_net_kind "$1") in
+	ssh) save_ssh "$1" "$3" ;;
+	nfs)
+		net_up || return 1
+		e=${1#*:}
+		save "${1%%:*}:$ol_net_ip:${e#*:}" "$(ol_nfs_options "$2" "$ol_net_ip" "$ol_net_addr")" "$3" "$4" ;;
+	*) save "$@" ;;
+	esac
+}
+
 # --- the capture ------------------------------------------------------------------------
 crash_time=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 stamp=$(date -u +%Y-%m-%d-%H%M%S)
@@ -354,7 +507,7 @@ if [ -z "$target" ] || [ "${target%%:*}" = "$target" ] || [ -z "${target#*:}" ];
 	report --capture failed --error "$failure_text"
 	finish
 fi
-save "$target" "$mntopts" "$path" /oopslimit-target
+save_target "$target" "$mntopts" "$path" /oopslimit-target
 rc=$?
 [ $rc -ne 0 ] || finish
 if [ "$failure" = fallback ] && [ -n "$ol_failure_target" ]; then
