@@ -26,8 +26,9 @@
 #     debian_append (more kernel command line), debian_disks (an array of
 #     "SIZE FSTYPE BUS MOUNTPOINT [LAYOUT]": more disks, each one file
 #     system made here (ext4 or xfs, labelled oldiskN), or with LAYOUT
-#     (lvm: an LVM volume on the second of two GPT partitions; md: md RAID1
-#     over two disks of one partition each) partitioned here and built by the guest's runner (a line
+#     (part: the second of two GPT partitions; lvm: an LVM volume there;
+#     luks: a LUKS volume there; md: md RAID1 over two disks of one
+#     partition each) partitioned here and built by the guest's runner (a line
 #     of fw_cfg opt/oopslimit/layout); on BUS (virtio, sata,
 #     scsi, nvme; see qemu-run.sh -E), which the guest mounts at MOUNTPOINT
 #     through /etc/fstab before oopslimit-kdump.service starts, a MOUNTPOINT
@@ -79,14 +80,14 @@ debian_guest_run() {
 			# GPT partitions named oldiskN-..., which the guest finds in
 			# /dev/disk/by-partlabel; it builds the rest
 			case $layout in
-			lvm) printf 'size=64MiB, name=oldisk%s-p1\nname=oldisk%s-lvm\n' "$n" "$n" >"$dir/sfdisk.in" ;;
+			part | lvm | luks) printf 'size=64MiB, name=oldisk%s-p1\nname=oldisk%s-%s\n' "$n" "$n" "$layout" >"$dir/sfdisk.in" ;;
 			md)
 				printf 'name=oldisk%s-md0\n' "$n" >"$dir/sfdisk.in"
 				truncate -s "$size" "$dir/disk$n-b.img"
 				printf 'label: gpt\nname=oldisk%s-md1\n' "$n" | sfdisk -q "$dir/disk$n-b.img" >"$dir/sfdisk.log" 2>&1 ||
 					die "sfdisk failed for $dir/disk$n-b.img: $(tail -n 1 "$dir/sfdisk.log")"
 				extra+=(-E "$dir/disk$n-b.img,$bus") ;;
-			*) die "a disk's layout is lvm or md, not '$layout'" ;;
+			*) die "a disk's layout is part, lvm, md or luks, not '$layout'" ;;
 			esac
 			{ echo 'label: gpt'; cat "$dir/sfdisk.in"; } | sfdisk -q "$dir/disk$n.img" >"$dir/sfdisk.log" 2>&1 ||
 				die "sfdisk failed for $dir/disk$n.img: $(tail -n 1 "$dir/sfdisk.log")"

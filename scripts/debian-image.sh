@@ -90,9 +90,9 @@ fi
 # the release, comes with it: apt installs the package)
 # (iproute2, openssh-client and -server, nfs-kernel-server: the ssh and NFS
 # targets and the dump server guest, whose services stay off until a plan
-# starts them)
+# starts them; cryptsetup-bin: a LUKS dump disk, which check refuses)
 packages=(systemd systemd-sysv udev kmod e2fsprogs linux-base initramfs-tools kexec-tools makedumpfile lvm2 mdadm
-	dracut-core prometheus-node-exporter curl jq iproute2 openssh-client openssh-server nfs-kernel-server)
+	dracut-core prometheus-node-exporter curl jq iproute2 openssh-client openssh-server nfs-kernel-server cryptsetup-bin)
 versions=$(apt-cache "${apt_opts[@]}" policy "${packages[@]}" 2>/dev/null | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
 runner=$OOPSLIMIT_TOP/tests/guest-debian
 # (key_of alone first: a file it cannot read must stop the script)

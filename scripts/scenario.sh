@@ -43,16 +43,18 @@
 #                         otherwise (later lines win)
 #   disk SIZE             an ext4 disk of SIZE as /dev/vda (a kdump target);
 #                         its dump directories are copied out after the run
-#   disk SIZE FSTYPE BUS MOUNTPOINT [lvm|md]
+#   disk SIZE FSTYPE BUS MOUNTPOINT [part|lvm|md|luks]
 #                         the Debian guest: one more disk, ext4 or xfs, on
 #                         virtio, sata, scsi (virtio-scsi) or nvme, mounted
 #                         at MOUNTPOINT through /etc/fstab (a dump disk at
 #                         /var/crash, a separate /var) before the service
 #                         starts (scripts/debian-guest.sh, debian_disks);
-#                         with a layout, the file system is on an LVM
-#                         volume on its second partition, or on md RAID1
-#                         over a partition of each of two such disks, made
-#                         by the guest at its first boot
+#                         with a layout, the file system is on the second
+#                         of its two GPT partitions (part), on an LVM volume
+#                         there (lvm), on md RAID1 over a partition of each
+#                         of two such disks (md), or on a LUKS volume there
+#                         (luks: opened at the first boot only), made by
+#                         the guest at its first boot
 #   server ssh|nfs|none   the Debian guest: a second Debian guest, the dump
 #                         server, at 192.0.2.1 on a wire of their own
 #                         (qemu-run.sh -n: unix sockets, never this
@@ -196,8 +198,8 @@ scenario_validate() {
 			[[ $rest =~ ^[1-9][0-9]*[MG]$ ]] || die "$f:$n: $key takes a size like 512M, not '$rest'" ;;
 		disk)
 			if [ "${guest:-busybox}" = debian ]; then
-				[[ $rest =~ ^[1-9][0-9]*[MG]\ (ext4|xfs)\ (virtio|sata|scsi|nvme)\ /[^[:space:]]*(\ (lvm|md))?$ ]] ||
-					die "$f:$n: the Debian guest's disk is SIZE ext4|xfs virtio|sata|scsi|nvme MOUNTPOINT [lvm|md], not '$rest'"
+				[[ $rest =~ ^[1-9][0-9]*[MG]\ (ext4|xfs)\ (virtio|sata|scsi|nvme)\ /[^[:space:]]*(\ (part|lvm|md|luks))?$ ]] ||
+					die "$f:$n: the Debian guest's disk is SIZE ext4|xfs virtio|sata|scsi|nvme MOUNTPOINT [part|lvm|md|luks], not '$rest'"
 				if [[ $rest == *' / '* ]] || [[ $rest == *' /' ]]; then
 					die "$f:$n: the root file system is the image's own"
 				fi
