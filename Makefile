@@ -15,7 +15,9 @@ run: deps
 	scripts/main.sh -p "$(POLICY)" -n "$(N)" -m "$(MEM)" -c "$(CRASHKERNEL)"
 
 # Benchmarks (figures, not pass/fail) into bench/results.md.  RUNS=5 per
-# figure; PARTS="oops capture crashkernel analysis" picks some.
+# figure; PARTS="oops capture crashkernel analysis" picks some; PARTS=targets
+# (not in the default: Debian guests, most of an hour) measures the smallest
+# crashkernel= for each kind of dump target.
 RUNS ?= 5
 bench: deps
 	scripts/bench.sh -r "$(RUNS)" $(PARTS)

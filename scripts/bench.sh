@@ -3,9 +3,12 @@
 # bench/results.md with the machine, the command and, for each figure, the
 # median of several runs; ratios are taken within the same runs.
 #
-# Usage: scripts/bench.sh [-r RUNS] [oops|capture|crashkernel|analysis...]
+# Usage: scripts/bench.sh [-r RUNS] [oops|capture|crashkernel|analysis|targets...]
 #   -r   runs per figure (default 5; the median is reported)
-# Default: all four parts.  make bench runs it.
+# Default: the first four parts.  make bench runs it.  "targets" (the
+# smallest crashkernel= for each kind of dump target, Debian guests, about
+# 3 minutes a try under TCG; OOPSLIMIT_TARGETS names the kinds) runs only
+# when asked: make bench PARTS=targets.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +27,7 @@ shift $((OPTIND - 1))
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(oops capture crashkernel analysis)
 for p in "${parts[@]}"; do
-	case $p in oops | capture | crashkernel | analysis) ;; *) die "unknown part '$p'" ;; esac
+	case $p in oops | capture | crashkernel | analysis | targets) ;; *) die "unknown part '$p'" ;; esac
 done
 
 scenario_setup >&2
@@ -162,6 +165,65 @@ bench_crashkernel() {
 	emit ""
 }
 
+# --- the smallest crashkernel= by dump target ------------------------------------------------
+# The Debian guest (Debian 12's stock kernel, 1 GiB) with each kind of
+# target: the scenario lines that make it.  The capture image differs by
+# kind (lvm and its libraries, mdadm, ssh and libcrypto, the NIC's driver).
+target_lines() {
+	case $1 in
+	xfs-nvme) echo "disk    1G xfs nvme /var/crash" ;;
+	partition) echo "disk    1G ext4 virtio /var/crash part" ;;
+	lvm) echo "disk    1G ext4 virtio /var/crash lvm" ;;
+	md-raid1) echo "disk    1G ext4 virtio /var/crash md" ;;
+	ssh) printf '%s\n' "server  ssh" "kdump   target ssh:root@192.0.2.1" "step    reach sshd 192.0.2.1 22 900" \
+		"step    kdump propagate" ;;
+	nfs) printf '%s\n' "server  nfs" "kdump   target nfs:192.0.2.1:/var/crash" "kdump   path /" \
+		"step    reach nfsd 192.0.2.1 2049 900" ;;
+	*) die "no target kind '$1' (xfs-nvme partition lvm md-raid1 ssh nfs)" ;;
+	esac
+}
+
+# tk_works KIND SIZE: with crashkernel=SIZE M and "load --force", a sysrq-c
+# capture to that target completes; the estimate's crashkernel= goes to
+# $work/tk-KIND.estimate.
+tk_works() {
+	local lines
+	say "targets: $1, crashkernel=${2}M"
+	mapfile -t lines < <(target_lines "$1")
+	run_bench "bench-tk-$1" "about   $1 at crashkernel=${2}M" "guest   debian" "kernel  stock" "memory  1G" \
+		"append  crashkernel=${2}M" "timeout 1500" "${lines[@]}" "step    kdump estimate" \
+		"step    kdump load --force" "step    sysrq c" "expect  capture complete"
+	local rc=$?
+	sed -n 's/^kdump estimate => [0-9]* .*crashkernel=\([0-9]*\)M.*/\1/p' "$scenario_runs/bench-tk-$1/results" \
+		>"$work/tk-$1.estimate" 2>/dev/null
+	return $rc
+}
+
+# Bisection in 4M steps between 80M (below what Debian's stock kernel
+# boots in) and 112M, below Debian's default of 128M.
+bench_targets() {
+	local kind lo hi mid est
+	emit "## The smallest crashkernel= by dump target" "" \
+		"Debian 12's stock kernel in a 1 GiB guest, the capture image built for each kind of target; \`load --force\`," \
+		"sysrq-c, a complete capture; bisected in 4M steps between 80M and 112M (Debian's default is 128M)." "" \
+		"| target | \`estimate\` says | smallest that works | largest that fails |" "| --- | --- | --- | --- |"
+	for kind in ${OOPSLIMIT_TARGETS:-xfs-nvme partition lvm md-raid1 ssh nfs}; do
+		lo=80 hi=112
+		if ! tk_works "$kind" "$hi"; then
+			emit "| $kind | $(cat "$work/tk-$kind.estimate" 2>/dev/null)M | above ${hi}M | ${hi}M |"
+			continue
+		fi
+		est=$(cat "$work/tk-$kind.estimate" 2>/dev/null)
+		while [ $((hi - lo)) -gt 4 ]; do
+			mid=$(((lo + hi) / 2))
+			mid=$((mid - mid % 4))
+			if tk_works "$kind" "$mid"; then hi=$mid; else lo=$mid; fi
+		done
+		emit "| $kind | ${est:-?}M | ${hi}M | ${lo}M |"
+	done
+	emit ""
+}
+
 # --- time to a verdict ----------------------------------------------------------------------
 # time_readers LABEL VMLINUX DUMP [CRASH-ARGS]: one table of seconds to a
 # verdict on DUMP by each reader, the median of $runs runs.
@@ -255,7 +317,7 @@ done
 		"$(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)" \
 		"$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')" "$accel_name" \
 		"$(cat "$limits_dir/kernelrelease")"
-	for p in oops capture crashkernel analysis; do
+	for p in oops capture crashkernel analysis targets; do
 		[ ! -e "$work/part-$p.md" ] || cat "$work/part-$p.md"
 	done
 } | ol_write_atomic "$out" || die "cannot write $out"

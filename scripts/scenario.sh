@@ -62,7 +62,8 @@
 #                         its sshd takes root's key made here for the test,
 #                         which this guest's root has (for "kdump propagate");
 #                         nfs: it exports /var/crash.  It waits for a final
-#                         dump in /var/crash; its dump directories are judged
+#                         dump in /var/crash and stays up until this guest is
+#                         done (then ACPI power-off); its dump directories are judged
 #                         as this guest's, its records are this guest's
 #                         "server.NAME" ("record server.served STAMP STATUS").
 #                         none: the wire alone, nobody at the other end
@@ -454,6 +455,8 @@ server_plan() {
 	nfs) echo "serve nfs /var/crash" ;;
 	esac
 	echo "await served /var/crash $2"
+	# up for "last" after this guest's reboot, until server_end ends it
+	echo "idle $2"
 }
 
 # server_start DIR KIND: the dump server guest in the background (sets
@@ -479,26 +482,21 @@ server_start() {
 	server_pid=$!
 }
 
-# server_end DIR: waits for the dump server (it powers off once a dump came,
-# or its wait ran out), asks it to power off after 3 minutes, and takes its
-# dump directories and its errors as this guest's.
+# server_end DIR: powers the dump server off (ACPI, as a power button would;
+# killed if it is still up 2 minutes later) and takes its dump directories,
+# its records and its errors as this guest's.
 server_end() {
 	local dir=$1 i=0
 	[ -n "${server_pid:-}" ] || return 0
-	while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 180 ]; do
+	# shellcheck disable=SC2016  # the inner shell's $1
+	[ ! -p "$dir/server/monitor.in" ] || timeout 5 sh -c 'echo system_powerdown >"$1"' - "$dir/server/monitor.in" || true
+	while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 120 ]; do
 		sleep 1
 		i=$((i + 1))
 	done
 	if kill -0 "$server_pid" 2>/dev/null; then
-		note "$name: the dump server is still up 3 minutes after this guest: powering it off"
-		# shellcheck disable=SC2016  # the inner shell's $1
-		[ ! -p "$dir/server/monitor.in" ] || timeout 5 sh -c 'echo system_powerdown >"$1"' - "$dir/server/monitor.in" || true
-		i=0
-		while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 90 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		kill -0 "$server_pid" 2>/dev/null && pkill -TERM -P "$server_pid" 2>/dev/null
+		note "$name: the dump server did not power off within 2 minutes: stopped"
+		pkill -TERM -P "$server_pid" 2>/dev/null
 	fi
 	wait "$server_pid" 2>/dev/null || true
 	note "$name: the dump server: $(grep -E '^(record (serve|served)|error)' "$dir/server/results" 2>/dev/null | tr '\n' ';')"
