@@ -133,6 +133,20 @@ bench_capture() {
 	emit ""
 }
 
+# bisect STEP LO HI COMMAND...: between LO (fails) and HI (works), in STEP
+# steps, the smallest SIZE for which "COMMAND... SIZE" succeeds and the
+# largest for which it fails: prints "SMALLEST LARGEST".
+bisect() {
+	local step=$1 lo=$2 hi=$3 mid
+	shift 3
+	while [ $((hi - lo)) -gt "$step" ]; do
+		mid=$(((lo + hi) / 2))
+		mid=$((mid - mid % step))
+		if "$@" "$mid"; then hi=$mid; else lo=$mid; fi
+	done
+	echo "$hi $lo"
+}
+
 # --- the smallest crashkernel= ------------------------------------------------------------
 # ck_works MEM SIZE: a sysrq-c capture with crashkernel=SIZE M completes.
 ck_works() {
@@ -144,7 +158,7 @@ ck_works() {
 
 # Bisection in 2M steps between a size that fails (16M) and one that works.
 bench_crashkernel() {
-	local mem lo hi mid
+	local mem lo hi
 	emit "## The smallest crashkernel= that captures" "" \
 		"sysrq-c, then a complete capture with the dracut-built initramfs; bisected in 2M steps between 16M and" \
 		"half the guest's memory (at most 256M)." \
@@ -155,11 +169,7 @@ bench_crashkernel() {
 		lo=16 hi=$(($(numfmt --from=iec "$mem") / 2097152))
 		[ "$hi" -le 256 ] || hi=256
 		ck_works "$mem" "$hi" || { emit "| $mem | above ${hi}M | ${hi}M |"; continue; }
-		while [ $((hi - lo)) -gt 2 ]; do
-			mid=$(((lo + hi) / 2))
-			mid=$((mid - mid % 2))
-			if ck_works "$mem" "$mid"; then hi=$mid; else lo=$mid; fi
-		done
+		read -r hi lo < <(bisect 2 "$lo" "$hi" ck_works "$mem")
 		emit "| $mem | ${hi}M | ${lo}M |"
 	done
 	emit ""
@@ -202,7 +212,7 @@ tk_works() {
 # Bisection in 4M steps between 80M (below what Debian's stock kernel
 # boots in) and 112M, below Debian's default of 128M.
 bench_targets() {
-	local kind lo hi mid est
+	local kind lo hi est
 	emit "## The smallest crashkernel= by dump target" "" \
 		"Debian 12's stock kernel in a 1 GiB guest, the capture image built for each kind of target; \`load --force\`," \
 		"sysrq-c, a complete capture; bisected in 4M steps between 80M and 112M (Debian's default is 128M)." "" \
@@ -214,11 +224,7 @@ bench_targets() {
 			continue
 		fi
 		est=$(cat "$work/tk-$kind.estimate" 2>/dev/null)
-		while [ $((hi - lo)) -gt 4 ]; do
-			mid=$(((lo + hi) / 2))
-			mid=$((mid - mid % 4))
-			if tk_works "$kind" "$mid"; then hi=$mid; else lo=$mid; fi
-		done
+		read -r hi lo < <(bisect 4 "$lo" "$hi" tk_works "$kind")
 		emit "| $kind | ${est:-?}M | ${hi}M | ${lo}M |"
 	done
 	emit ""
