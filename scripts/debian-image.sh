@@ -172,7 +172,7 @@ if ! mmdebstrap --variant=minbase --aptopt='APT::Sandbox::User "root"' --aptopt=
 	--customize-hook="copy-in $runner/oopslimit-test-run /usr/local/sbin" \
 	--customize-hook="copy-in $runner/oopslimit-test-setup.service $runner/oopslimit-test.service /etc/systemd/system" \
 	--customize-hook='chroot "$1" systemctl enable oopslimit-test-setup.service oopslimit-test.service' \
-	--customize-hook='chroot "$1" systemctl disable ssh.service nfs-server.service rpcbind.service rpcbind.socket' \
+	--customize-hook='for u in ssh.service ssh.socket nfs-server.service rpcbind.service rpcbind.socket; do ! chroot "$1" systemctl -q is-enabled "$u" 2>/dev/null || chroot "$1" systemctl -q disable "$u" || exit 1; done' \
 	--customize-hook='echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$1/etc/fstab"' \
 	--customize-hook='echo oopslimit-debian >"$1/etc/hostname"' \
 	--customize-hook='chroot "$1" passwd -d root' \

@@ -62,8 +62,8 @@
 #                         its sshd takes root's key made here for the test,
 #                         which this guest's root has (for "kdump propagate");
 #                         nfs: it exports /var/crash.  It waits for a final
-#                         dump in /var/crash and stays up until this guest is
-#                         done (then ACPI power-off); its dump directories are judged
+#                         dump in /var/crash and stays up until this guest
+#                         says over ssh that it is done; its dump directories are judged
 #                         as this guest's, its records are this guest's
 #                         "server.NAME" ("record server.served STAMP STATUS").
 #                         none: the wire alone, nobody at the other end
@@ -455,7 +455,7 @@ server_plan() {
 	nfs) echo "serve nfs /var/crash" ;;
 	esac
 	echo "await served /var/crash $2"
-	# up for "last" after this guest's reboot, until server_end ends it
+	# up for "last" after this guest's reboot, until it says it is done
 	echo "idle $2"
 }
 
@@ -471,6 +471,8 @@ server_start() {
 	debian_fw=("adminkey=$dir/admin")
 	server_pid=''
 	[ "$kind" != none ] || return 0
+	echo 192.0.2.1 >"$dir/server.addr"
+	debian_fw+=("server=$dir/server.addr")
 	server_plan "$kind" "$debian_timeout" >"$dir/server.plan"
 	(
 		# shellcheck disable=SC2034  # debian_guest_run's settings
@@ -482,14 +484,12 @@ server_start() {
 	server_pid=$!
 }
 
-# server_end DIR: powers the dump server off (ACPI, as a power button would;
-# killed if it is still up 2 minutes later) and takes its dump directories,
-# its records and its errors as this guest's.
+# server_end DIR: waits for the dump server to power off (this guest told it
+# it was done; stopped if it is still up 2 minutes later) and takes its dump
+# directories, its records and its errors as this guest's.
 server_end() {
 	local dir=$1 i=0
 	[ -n "${server_pid:-}" ] || return 0
-	# shellcheck disable=SC2016  # the inner shell's $1
-	[ ! -p "$dir/server/monitor.in" ] || timeout 5 sh -c 'echo system_powerdown >"$1"' - "$dir/server/monitor.in" || true
 	while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 120 ]; do
 		sleep 1
 		i=$((i + 1))
