@@ -209,16 +209,16 @@ tk_works() {
 	return $rc
 }
 
-# Bisection in 4M steps between 80M (below what Debian's stock kernel
-# boots in) and 112M, below Debian's default of 128M.
+# Bisection in 4M steps between 88M (where Debian's stock kernel no longer
+# unpacks even a plain disk's image) and 104M.
 bench_targets() {
 	local kind lo hi est
 	emit "## The smallest crashkernel= by dump target" "" \
 		"Debian 12's stock kernel in a 1 GiB guest, the capture image built for each kind of target; \`load --force\`," \
-		"sysrq-c, a complete capture; bisected in 4M steps between 80M and 112M (Debian's default is 128M)." "" \
+		"sysrq-c, a complete capture; bisected in 4M steps between 88M (too little for a plain disk's image) and 104M (Debian's default is 128M)." "" \
 		"| target | \`estimate\` says | smallest that works | largest that fails |" "| --- | --- | --- | --- |"
 	for kind in ${OOPSLIMIT_TARGETS:-xfs-nvme partition lvm md-raid1 ssh nfs}; do
-		lo=80 hi=112
+		lo=88 hi=104
 		if ! tk_works "$kind" "$hi"; then
 			emit "| $kind | $(cat "$work/tk-$kind.estimate" 2>/dev/null)M | above ${hi}M | ${hi}M |"
 			continue
