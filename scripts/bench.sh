@@ -186,7 +186,7 @@ target_lines() {
 	lvm) echo "disk    1G ext4 virtio /var/crash lvm" ;;
 	md-raid1) echo "disk    1G ext4 virtio /var/crash md" ;;
 	ssh) printf '%s\n' "server  ssh" "kdump   target ssh:root@192.0.2.1" "step    reach sshd 192.0.2.1 22 900" \
-		"step    kdump propagate" ;;
+		"step    kdump propagate" "step    kdump rebuild" ;;
 	nfs) printf '%s\n' "server  nfs" "kdump   target nfs:192.0.2.1:/var/crash" "kdump   path /" \
 		"step    reach nfsd 192.0.2.1 2049 900" ;;
 	*) die "no target kind '$1' (xfs-nvme partition lvm md-raid1 ssh nfs)" ;;
