@@ -52,6 +52,9 @@
 #                               gateway the capture kernel brings up
 #                               (ol_net_*); false with $ol_error when the
 #                               capture kernel could not reach the server
+#   ol_ssh KEY KNOWN ALIAS DEST REQUEST...
+#                               a request to oopslimit-receive on a dump
+#                               server, with the dump key alone
 #   ol_nfs_options OPTS ADDR    the mount options the kernel's NFS client
 #                               needs without mount.nfs (addr=, nolock)
 #   ol_dumps_in ROOT [STAMP]    the dump directories in ROOT but STAMP's,
@@ -548,6 +551,20 @@ ol_resolve_net() {
 		ol_error="$ol_net_dev does not hold the address $_ol_src the route to $ol_net_ip leaves from"
 		return 1
 	fi
+}
+
+# ol_ssh KEY KNOWN-HOSTS ALIAS USER@ADDRESS REQUEST...: a request to
+# oopslimit-receive on a dump server, as the loader and the capture kernel
+# make it: the dump key alone, no prompt, the host key that "propagate"
+# recorded under the server's name as kdump.conf writes it (ALIAS), no
+# configuration file; standard input goes along.
+ol_ssh() {
+	_ol_key=$1 _ol_known=$2 _ol_alias=$3 _ol_dest=$4
+	shift 4
+	ssh -F /dev/null -i "$_ol_key" -o IdentitiesOnly=yes -o BatchMode=yes \
+		-o StrictHostKeyChecking=yes -o UserKnownHostsFile="$_ol_known" \
+		-o HostKeyAlias="$_ol_alias" -o ConnectTimeout=5 -o ServerAliveInterval=10 -o ServerAliveCountMax=3 \
+		-o LogLevel=ERROR "$_ol_dest" "$@"
 }
 
 # ol_nfs_options OPTIONS SERVER-IP CLIENT-ADDRESS: the options for the

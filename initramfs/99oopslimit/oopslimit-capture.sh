@@ -212,6 +212,33 @@ pruned() {
 	done
 }
 
+# --- makedumpfile's messages, read the same way whatever the target ------------------
+# md_seconds T0 T1: two "date +%s%N" readings apart, in seconds with
+# milliseconds.
+md_seconds() {
+	ms=$((($2 - $1) / 1000000))
+	echo "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+}
+
+# md_tail: its last lines on the console.
+md_tail() {
+	[ -z "$mdlog" ] || tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+}
+
+# md_doubts: what it warned of while it still saved the dump ("The kernel
+# version is not supported. The makedumpfile operation may be
+# incomplete."), one line: that is said, never a plain "complete".
+md_doubts() {
+	grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "${mdlog:-/dev/null}" 2>/dev/null |
+		head -n 3 | tr '\n' ' ' | sed 's/ *$//'
+}
+
+# md_trouble: the first line that names the trouble, not the closing
+# "makedumpfile Failed."
+md_trouble() {
+	grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null
+}
+
 # --- one save ---------------------------------------------------------------------------
 # save FSTYPE:SOURCE OPTIONS PATH MOUNTPOINT: mounts the file system, makes
 # the dump directory, writes the log, the report and the dump.  Returns 0
@@ -288,26 +315,19 @@ save() {
 		>"${mdlog:-/dev/null}" 2>&1
 	rc=$?
 	sync
-	t1=$(date +%s%N)
-	secs=$(((t1 - t0) / 1000000))
-	secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
-	[ -z "$mdlog" ] || tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+	secs=$(md_seconds "$t0" "$(date +%s%N)")
+	md_tail
 
 	if [ $rc -eq 0 ] && mv "$dir/vmcore-incomplete" "$dir/vmcore"; then
 		sync
 		prune "$root" after
-		# makedumpfile can save a dump and still doubt it ("The kernel version
-		# is not supported. The makedumpfile operation may be incomplete."):
-		# that is said, never a plain "complete"
-		warn=$(grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "${mdlog:-/dev/null}" 2>/dev/null |
-			head -n 3 | tr '\n' ' ' | sed 's/ *$//')
+		warn=$(md_doubts)
 		say "saved vmcore in $secs s${warn:+; makedumpfile warned: $warn}"
 		report --capture complete --dump "$dir/vmcore" --collector-exit 0 --seconds "$secs" \
 			${prior:+--failure-action fallback --error "$prior"} ${warn:+--warning "makedumpfile: $warn"}
 		rc=0
 	else
-		# the first line that names the trouble, not the closing "makedumpfile Failed."
-		err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null)
+		err=$(md_trouble)
 		failure_text="makedumpfile failed: ${err:-status $rc}"
 		say "error: makedumpfile failed with status $rc: $err"
 		report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
@@ -365,13 +385,9 @@ net_up() {
 }
 
 # ssh_do REQUEST...: one request to oopslimit-receive on the server, with
-# the dump key and the host key "oopslimit-kdump propagate" recorded (under
-# the server's name as kdump.conf writes it); standard input goes along.
+# the dump key and the server's host key the image carries.
 ssh_do() {
-	ssh -F /dev/null -i /etc/oopslimit/ssh/id -o IdentitiesOnly=yes -o BatchMode=yes \
-		-o StrictHostKeyChecking=yes -o UserKnownHostsFile=/etc/oopslimit/ssh/known_hosts \
-		-o HostKeyAlias="$ssh_host" -o ConnectTimeout=5 -o ServerAliveInterval=10 -o ServerAliveCountMax=3 \
-		-o LogLevel=ERROR "$ssh_user@$ol_net_ip" "$@"
+	ol_ssh /etc/oopslimit/ssh/id /etc/oopslimit/ssh/known_hosts "$ssh_host" "$ssh_user@$ol_net_ip" "$@"
 }
 
 # ssh_put NAME: $dir/NAME to the server's dump directory.
@@ -452,16 +468,13 @@ save_ssh() {
 	} | ssh_do vmcore "$stamp" "$keep" >"$work/receive.out" 2>"$work/receive.err"
 	src=$?
 	rc=$(cat "$work/makedumpfile.rc" 2>/dev/null) || rc=1
-	t1=$(date +%s%N)
-	secs=$(((t1 - t0) / 1000000))
-	secs=$((secs / 1000)).$(printf '%03d' $((secs % 1000)))
-	tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+	secs=$(md_seconds "$t0" "$(date +%s%N)")
+	md_tail
 	cp "$mdlog" "$dir/makedumpfile.log" 2>/dev/null
 	bytes=$(sed -n 's/^saved \([0-9][0-9]*\)$/\1/p' "$work/receive.out")
 	if [ "$rc" = 0 ] && [ $src -eq 0 ] && [ -n "$bytes" ]; then
 		pruned <"$work/receive.out"
-		warn=$(grep -i -e 'not supported' -e 'may be incomplete' -e 'warning' "$mdlog" 2>/dev/null |
-			head -n 3 | tr '\n' ' ' | sed 's/ *$//')
+		warn=$(md_doubts)
 		say "sent vmcore in $secs s ($bytes bytes rebuilt on the server)${warn:+; makedumpfile warned: $warn}"
 		report --capture complete --dump "$dir/vmcore" --dump-size "$bytes" --collector-exit 0 --seconds "$secs" \
 			${prior:+--failure-action fallback --error "$prior"} ${warn:+--warning "makedumpfile: $warn"}
@@ -469,7 +482,7 @@ save_ssh() {
 		return 0
 	fi
 	if [ "$rc" != 0 ]; then
-		err=$(grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "$mdlog" 2>/dev/null)
+		err=$(md_trouble)
 		failure_text="makedumpfile failed: ${err:-status $rc}"
 	else
 		failure_text="sending the dump to $ssh_user@$ssh_host failed: $(tr '\n' ' ' <"$work/receive.err" | sed 's/ *$//')"
