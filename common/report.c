@@ -533,6 +533,9 @@ void ol_report_judge(struct ol_report *r)
 	struct ol_log *log = &r->log;
 	int pov;
 
+	/* a log without a dump (pstore, -l alone) still names its kernel */
+	if (!r->release[0] && log->release[0])
+		snprintf(r->release, sizeof(r->release), "%s", log->release);
 	ol_report_check(r);
 	pov = have(r, OL_V_PANIC_ON_OOPS) ? (int)r->var[OL_V_PANIC_ON_OOPS].value : -1;
 	r->setting = OL_V_NONE;

@@ -440,6 +440,33 @@ static void take_tainted(struct ol_log *log, const char *s, size_t len)
 	log->taint_seen = mask;
 }
 
+/*
+ * The release in a dump_stack() header, after "Not tainted " or after the
+ * taint columns of "Tainted: ": "CPU: 1 UID: 0 PID: 9 Comm: sh Tainted: G
+ * W 6.12.117+deb13-amd64 #1 Debian ..." (6.10 added UID:).  A release
+ * starts with a digit and ends at the next blank.
+ */
+static void take_release(struct ol_log *log, const char *s, size_t len)
+{
+	const char *end = s + len, *p = find(s, len, " Not tainted ");
+	size_t n = 0;
+
+	if (p) {
+		p += strlen(" Not tainted ");
+	} else if ((p = find(s, len, " Tainted: "))) {
+		for (p += strlen(" Tainted: "); p < end && (*p == ' ' || (*p >= 'A' && *p <= 'Z')); p++)
+			;
+	} else {
+		return;
+	}
+	if (p >= end || *p < '0' || *p > '9')
+		return;
+	while (p + n < end && p[n] > ' ' && p[n] < 0x7f)
+		n++;
+	if (n < sizeof(log->release))
+		ol_copy(log->release, sizeof(log->release), p, n);
+}
+
 /* "oopslimit: policy applied: oops_limit=10000 warn_limit=3": KEY=VALUE words of vars.def keys. */
 static void take_policy(struct ol_log *log, const char *s, size_t len)
 {
@@ -474,6 +501,9 @@ void ol_log_line(struct ol_log *log, const char *line)
 	static const char panic_prefix[] = "Kernel panic - not syncing: ";
 
 	log->lines++;
+	/* panic() prints its own header after its message: taken even then */
+	if (!log->release[0] && starts(s, len, "CPU: "))
+		take_release(log, s, len);
 	if (!log->have_panic && (ctx = context_of(s, len)))
 		log->context = ctx;
 	if (starts(s, len, panic_prefix)) {

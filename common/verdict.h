@@ -43,6 +43,8 @@ struct ol_log {
 	unsigned long kasan;	/* of those, KASAN's: in multi-shot mode they do not count */
 	unsigned long long taint_seen;	/* the taint bits of the last "Tainted:" line (dump_stack's):
 					   taint is never cleared, so the mask holds them all */
+	char release[65];	/* the kernel's release, from the first dump_stack() header
+				   ("CPU: 0 PID: 1 Comm: sh Not tainted 6.1.0-57-cloud-amd64 #1") */
 	unsigned long oopses;	/* oops headers seen ("...: 0002 [#3] ...") */
 	unsigned long last_die;	/* N of the last "[#N]": oopses since boot */
 	char first_oops[OL_TEXT];	/* what crash's "sys" calls the panic */

@@ -252,6 +252,18 @@ static void test_log(void)
 	static const char *const sysrq[] = {
 		"[   2.0] sysrq: Trigger a crash",
 		"[   2.1] Kernel panic - not syncing: sysrq triggered crash",
+		"[   2.2] CPU: 0 PID: 364 Comm: sh Not tainted 6.1.0-57-cloud-amd64 #1  Debian 6.1.192-3",
+		NULL,
+	};
+	static const char *const tainted[] = {
+		"[ 1.0] CPU: 1 UID: 0 PID: 9 Comm: sh Tainted: G        W  OE      6.12.117+deb13-amd64 #1 Debian",
+		"[ 1.1] CPU: 0 PID: 1 Comm: init Not tainted 9.9.9 #1",
+		"[ 1.2] Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 1)",
+		NULL,
+	};
+	static const char *const no_release[] = {
+		"[ 1.0] CPU: 1 PID: 9 Comm: sh Tainted: G W",
+		"[ 1.1] CPU: 0 PID: 1 Comm: x Not tainted -rc1",
 		NULL,
 	};
 	static const char *const none[] = { "[ 0.0] Linux version 6.1.0", "WARNING: CPU: 0 PID: 1", NULL };
@@ -291,6 +303,12 @@ static void test_log(void)
 	feed(&log, sysrq);
 	ok_got(strcmp(log.reason, "sysrq") == 0 && log.setting == OL_V_NONE && log.sysrq_crash,
 	      "sysrq-c: sysrq, no setting", log.reason);
+	ok_got(strcmp(log.release, "6.1.0-57-cloud-amd64") == 0, "release: from panic()'s own header", log.release);
+	feed(&log, tainted);
+	ok_got(strcmp(log.release, "6.12.117+deb13-amd64") == 0,
+	      "release: after the taint columns (6.10's UID:), the first header wins", log.release);
+	feed(&log, no_release);
+	ok_got(log.release[0] == '\0', "release: none where no header names one", log.release);
 
 	test_crashed(sysrq);
 
