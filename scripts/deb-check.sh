@@ -24,7 +24,7 @@ apt-get -q update
 # are checked with the release's own.
 apt-get -q -y --no-install-recommends install systemd
 apt-get -q -y --no-install-recommends install "$d"/*.deb || fail "apt cannot install the packages on $PRETTY_NAME"
-ok "apt installs $(dpkg-query -W -f '${Package} ${Version}, ' oopslimit-kdump crash-oopslimit)dependencies from $PRETTY_NAME ($(dpkg-query -W -f '${Package} ${Version}, ' crash makedumpfile dracut-core libkdumpfile10 kexec-tools systemd | sed 's/, $//'))"
+ok "apt installs $(dpkg-query -W -f '${Package} ${Version}, ' oopslimit-kdump crash-oopslimit)dependencies from $PRETTY_NAME ($(dpkg-query -W -f '${Package} ${Version}, ' crash makedumpfile dracut-core 'libkdumpfile[0-9]*' kexec-tools systemd | sed 's/, $//'))"
 
 # --- the recorder ---
 oopslimit-reason --help >"$d/help.txt" 2>&1 || fail "oopslimit-reason --help: status $?"
