@@ -211,22 +211,37 @@ tk_works() {
 }
 
 # Bisection in 4M steps between 88M (where Debian's stock kernel no longer
-# unpacks even a plain disk's image) and 104M.
+# unpacks even a plain disk's image) and 104M; then the size estimate asks
+# for, when it falls between those steps: what load refuses less than must
+# itself capture.
 bench_targets() {
-	local kind lo hi est
+	local kind lo hi est at
 	emit "## The smallest crashkernel= by dump target" "" \
 		"Debian 12's stock kernel in a 1 GiB guest, the capture image built for each kind of target; \`load --force\`," \
-		"sysrq-c, a complete capture; bisected in 4M steps between 88M (too little for a plain disk's image) and 104M (Debian's default is 128M)." "" \
-		"| target | \`estimate\` says | smallest that works | largest that fails |" "| --- | --- | --- | --- |"
+		"sysrq-c, a complete capture; bisected in 4M steps between 88M (too little for a plain disk's image) and 104M (Debian's default is 128M)," \
+		"then the size \`estimate\` asks for itself, when it lies between two steps." "" \
+		"| target | \`estimate\` says | at that size | smallest that works | largest that fails |" "| --- | --- | --- | --- | --- |"
 	for kind in ${OOPSLIMIT_TARGETS:-xfs-nvme partition lvm md-raid1 ssh nfs}; do
 		lo=88 hi=104
 		if ! tk_works "$kind" "$hi"; then
-			emit "| $kind | $(cat "$work/tk-$kind.estimate" 2>/dev/null)M | above ${hi}M | ${hi}M |"
+			emit "| $kind | $(cat "$work/tk-$kind.estimate" 2>/dev/null)M | | above ${hi}M | ${hi}M |"
 			continue
 		fi
 		est=$(cat "$work/tk-$kind.estimate" 2>/dev/null)
 		read -r hi lo < <(bisect 4 "$lo" "$hi" tk_works "$kind")
-		emit "| $kind | ${est:-?}M | ${hi}M | ${lo}M |"
+		at=''
+		if [[ $est =~ ^[0-9]+$ ]]; then
+			if [ "$est" -ge "$hi" ]; then
+				at=captures
+			elif [ "$est" -le "$lo" ]; then
+				at=fails
+			elif tk_works "$kind" "$est"; then
+				at=captures
+			else
+				at=fails
+			fi
+		fi
+		emit "| $kind | ${est:-?}M | ${at:-?} | ${hi}M | ${lo}M |"
 	done
 	emit ""
 }
