@@ -425,16 +425,25 @@ static bool take_oops(struct ol_log *log, const char *s, size_t len)
  * "CPU: 0 PID: 121 Comm: provoke Tainted: G        W          6.1.192 #1":
  * print_tainted() gives a column for each taint flag, its letter when set
  * ('G' is P's "not set"), up to the release, which starts with a digit.
+ * taint_columns_end: the first character past those columns.
  */
+static const char *taint_columns_end(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || (*p >= 'A' && *p <= 'Z')))
+		p++;
+	return p;
+}
+
 static void take_tainted(struct ol_log *log, const char *s, size_t len)
 {
 	static const char letters[] = "PFSRMBUDAWCIOELKXTNJ";
-	const char *p = find(s, len, " Tainted: "), *end = s + len, *l;
+	const char *p = find(s, len, " Tainted: "), *cols, *l;
 	unsigned long long mask = 0;
 
 	if (!p || !starts(s, len, "CPU: "))
 		return;
-	for (p += 10; p < end && (*p == ' ' || (*p >= 'A' && *p <= 'Z')); p++)
+	p += strlen(" Tainted: ");
+	for (cols = taint_columns_end(p, s + len); p < cols; p++)
 		if (*p != 'G' && *p != ' ' && (l = strchr(letters, *p)))
 			mask |= 1ULL << (l - letters);
 	log->taint_seen = mask;
@@ -454,8 +463,7 @@ static void take_release(struct ol_log *log, const char *s, size_t len)
 	if (p) {
 		p += strlen(" Not tainted ");
 	} else if ((p = find(s, len, " Tainted: "))) {
-		for (p += strlen(" Tainted: "); p < end && (*p == ' ' || (*p >= 'A' && *p <= 'Z')); p++)
-			;
+		p = taint_columns_end(p + strlen(" Tainted: "), end);
 	} else {
 		return;
 	}
