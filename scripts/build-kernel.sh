@@ -6,7 +6,10 @@
 #             (patches/oopslimit/); a tree that lacks the limit series gets
 #             patches/upstream/ applied forward first
 #   baseline  the tree as it was before the limit series: patches/upstream/
-#             reverse-applied (or the tree as it is, if it lacks the series)
+#             reverse-applied (or the tree as it is, if it lacks the series),
+#             keeping the limits tree's include/ headers (declarations, no
+#             code: the two kernels share all but a few objects); the
+#             headers as they were before the series are in its prior/
 #
 # Prints, for each variant, the directory holding bzImage, vmlinux,
 # System.map, config, kernelrelease and source (the tree's path).
@@ -124,7 +127,9 @@ build_variant() {
 		mkdir -p "$(dirname "$tree")"
 		local copy
 		copy=$(mktemp -d "$tree.tmp.XXXXXX") || die "cannot make a directory beside $tree"
-		cp -a "$pristine/." "$copy" || { rm -rf "$copy"; die "cannot copy $pristine"; }
+		# hard links: nothing writes into a source tree (kbuild writes
+		# into O=, and a patched file replaces its link, below)
+		cp -al "$pristine/." "$copy" || { rm -rf "$copy"; die "cannot copy $pristine"; }
 		mv -T "$copy" "$tree"
 		printf '%s\n' "$tarball_key" >"$tree/.oopslimit-pristine"
 		: >"$tree/.oopslimit-touched"
@@ -136,15 +141,31 @@ build_variant() {
 	local all
 	mapfile -t all < <({ cat "$tree/.oopslimit-touched"; printf '%s\n' "${touched[@]}"; } | sort -u)
 	stage_files "$stage" "${all[@]}"
-	case $variant/$mode in
-	limits/shipped) bad=$(apply_series "$stage" forward "${ours[@]}") ;;
-	limits/lacking) bad=$(apply_series "$stage" forward "${upstream[@]}" "${ours[@]}") ;;
-	baseline/shipped) bad=$(apply_series "$stage" reverse "${rev_upstream[@]}") ;;
-	baseline/lacking) bad= ;;
-	esac || { rm -rf "$stage"; die "$bad does not apply to the $variant tree"; }
+	patch_stage "$stage" "$variant" "${all[@]}"
+	# The baseline keeps the limits tree's headers (include/ and
+	# arch/*/include/: declarations and stubs, no code), so that it shares
+	# every object with the limits kernel but those of the .c files the
+	# series touches: a few files to compile instead of a second whole
+	# build (nearly every file includes panic.h).  The headers as they
+	# were before the series are kept in prior/ for check-series.sh.
+	rm -rf "$base/prior"
+	if [ "$variant" = baseline ]; then
+		local lstage=$OOPSLIMIT_CACHE/stage.baseline-headers
+		patch_stage "$lstage" limits "${all[@]}"
+		for f in "${all[@]}"; do
+			case $f in include/*.h | arch/*/include/*.h) ;; *) continue ;; esac
+			mkdir -p "$(dirname "$base/prior/$f")"
+			if [ -e "$stage/$f" ]; then cp "$stage/$f" "$base/prior/$f"; else : >"$base/prior/$f.absent"; fi
+			rm -f "$stage/$f"
+			[ ! -e "$lstage/$f" ] || cp "$lstage/$f" "$stage/$f"
+		done
+		rm -rf "$lstage"
+	fi
 	for f in "${all[@]}"; do
 		if [ -e "$stage/$f" ]; then
-			cmp -s "$stage/$f" "$tree/$f" || { mkdir -p "$(dirname "$tree/$f")"; cp "$stage/$f" "$tree/$f"; }
+			# (rm first: the tree's file may be a hard link to the pristine one)
+			cmp -s "$stage/$f" "$tree/$f" ||
+				{ mkdir -p "$(dirname "$tree/$f")"; rm -f "$tree/$f"; cp "$stage/$f" "$tree/$f"; }
 		else
 			rm -f "$tree/$f"
 		fi
@@ -167,6 +188,7 @@ build_variant() {
 	chmod 755 "$new"
 	cp "$obj/arch/x86/boot/bzImage" "$obj/vmlinux" "$obj/System.map" "$new/"
 	cp "$obj/.config" "$new/config"
+	[ ! -d "$base/prior" ] || cp -a "$base/prior" "$new/prior"
 	make -s -C "$tree" O="$obj" kernelrelease >"$new/kernelrelease"
 	printf '%s\n' "$mode" >"$new/series-mode"
 	printf '%s\n' "$tree" >"$new/source"
@@ -178,6 +200,20 @@ build_variant() {
 	mv -T "$new" "$out"
 	say "$variant kernel built in $(since "$t0") s"
 	printf '%s\n' "$out"
+}
+
+# patch_stage DIR VARIANT FILE...: the pristine FILEs in DIR, patched as
+# VARIANT has them.
+patch_stage() {
+	local dir=$1 variant=$2 bad
+	shift 2
+	stage_files "$dir" "$@"
+	case $variant/$mode in
+	limits/shipped) bad=$(apply_series "$dir" forward "${ours[@]}") ;;
+	limits/lacking) bad=$(apply_series "$dir" forward "${upstream[@]}" "${ours[@]}") ;;
+	baseline/shipped) bad=$(apply_series "$dir" reverse "${rev_upstream[@]}") ;;
+	baseline/lacking) bad= ;;
+	esac || { rm -rf "$dir"; die "$bad does not apply to the $variant tree"; }
 }
 
 # configure VARIANT TREE OBJ: tinyconfig + guest.config, checked, written to

@@ -30,6 +30,17 @@ mkdir -p "$base/obj"
 	flock -s 7
 	cp -a "$baseline_src" "$base/linux"
 	cp "${baseline_src%/linux}/obj/.config" "$base/obj/.config"
+	# the baseline shares the limits tree's headers; the series starts
+	# from the ones it had before
+	if [ -d "$baseline_dir/prior" ]; then
+		(cd "$baseline_dir/prior" && find . -type f) | while read -r f; do
+			f=${f#./}
+			case $f in
+			*.absent) rm -f "$base/linux/${f%.absent}" ;;
+			*) rm -f "$base/linux/$f" && cp "$baseline_dir/prior/$f" "$base/linux/$f" ;;
+			esac
+		done
+	fi
 ) 7>"$OOPSLIMIT_CACHE/build.lock" || die "cannot copy the baseline tree $baseline_src"
 
 mapfile -t series < <(series_patches all)
