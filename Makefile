@@ -1,5 +1,5 @@
 # oopslimit: see README.md.
-.PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext recorder check test check-series \
+.PHONY: all run bench deps kernel initramfs capture-initramfs crash-ext recorder check test test-full test-times check-series \
 	deb deb-releases fuzz matrix clean-cache
 
 all: kernel initramfs capture-initramfs crash-ext recorder
@@ -48,11 +48,29 @@ recorder: deps
 check: deps
 	tests/check.sh
 
-# The test suite: make check, then the kernels and every scenario in QEMU.
-# TAP output, ending with "N passed, N failed".  SCENARIOS="warn-limit
-# oops-limit" runs those scenarios alone.
+# The test suite (what .ci/run runs; 40 minutes at most on a fresh 2-core
+# machine): make check, the limits and baseline kernels, the scenarios marked
+# "tier test" (the core and one of each feature family) in QEMU, samples of
+# the damage sweeps, a fuzz smoke run, the main job and the verifier.  TAP
+# output, ending with "N passed, N failed", after the stages' wall times and
+# the ten slowest tests.  SCENARIOS="warn-limit debian-nfs-target" runs those
+# scenarios alone, of any tier.
 test: deps
 	$(if $(SCENARIOS),OOPSLIMIT_SCENARIOS_ONLY=1) tests/run.sh $(SCENARIOS)
+
+# Everything: every scenario, the whole damage sweeps, a minute of fuzzing,
+# the per-patch builds, then the reader matrix and the packages of every
+# release (make matrix, make deb-releases).
+test-full: deps
+	OOPSLIMIT_TIER=full tests/run.sh
+	scripts/matrix.sh
+	for s in $(DEB_RELEASES); do scripts/deb.sh -r "$$s" >/dev/null || exit 1; done
+
+# The last run's table of times (stages, ten slowest tests) into bench/, so
+# that a regression shows in review: TIER=test (default) or full.
+TIER ?= test
+test-times:
+	scripts/test-times.sh "$(TIER)"
 
 # The reader matrix: each Debian release's stock kernel (scripts/debian-releases)
 # booted, dumped and read by the recorder, crash --minimal, crash and drgn with

@@ -12,6 +12,11 @@
 # --- the directives ---------------------------------------------------------------
 # One a line; '#' starts a comment.
 #   about TEXT            what the scenario shows
+#   tier test|full        the suite that boots it: test (make test, within
+#                         its 40 minutes: the core and one scenario of each
+#                         feature family) or full (make test-full only,
+#                         the default); any scenario runs alone with
+#                         make test SCENARIOS=NAME
 #   guest busybox|debian  the project's small guest (default: a busybox
 #                         init, 9p, every driver built in) or a Debian
 #                         system with the stock kernel, systemd and the
@@ -175,6 +180,8 @@ scenario_validate() {
 		case $key in
 		'' | '#'*) ;;
 		about | append) ;;
+		tier)
+			case $rest in test | full) ;; *) die "$f:$n: tier is test or full, not '$rest'" ;; esac ;;
 		guest)
 			case $rest in busybox | debian) ;; *) die "$f:$n: guest is busybox or debian, not '$rest'" ;; esac ;;
 		release)
@@ -276,6 +283,13 @@ scenario_validate() {
 		[ $boots -eq 1 ] || die "$f: needs one kernel line (or dump-of)"
 		[ $steps -gt 0 ] || die "$f: no step"
 	fi
+}
+
+# scenario_tier FILE: the suite that boots it, test or full (the default).
+scenario_tier() {
+	local t
+	t=$(sed -n 's/^tier[[:space:]]\{1,\}//p' "$1" | tail -n 1)
+	printf '%s\n' "${t:-full}"
 }
 
 # scenario_order FILE...: the files, those that read another's dump last.
@@ -1175,22 +1189,31 @@ run_scenario() {
 
 # run_scenarios FILE...: runs the scenarios, OOPSLIMIT_JOBS of them at a time
 # (default: one a core; each TCG guest keeps one core busy), those that read
-# another's dump after the others, and reports each in the order given, as
-# run_scenario would.  The Debian guest image is built first, once.
+# another's dump after the others, and reports each as run_scenario would.
+# Those that boot the project's kernels start first; each other one waits
+# for its Debian guest image, reader root or kernel (need_debian) when its
+# turn comes, while the scenarios before it run.
 run_scenarios() {
 	local jobs=${OOPSLIMIT_JOBS:-$(nproc)} f out i n=0 phase files=() pids=() running p
 	[[ $jobs =~ ^[1-9][0-9]*$ ]] || die "OOPSLIMIT_JOBS must be a number, not '$jobs'"
 	out=$(mktemp -d)
-	for f in "$@"; do need_debian "$f"; done
+	# (the project's kernels first: they need nothing more, and boot while
+	# the Debian images, roots and kernels are still being made)
 	for phase in boot dump-of; do
 		files=()
 		for f in "$@"; do
 			if grep -q '^dump-of[[:space:]]' "$f"; then
 				[ "$phase" = dump-of ] && files+=("$f")
-			else
-				[ "$phase" = boot ] && files+=("$f")
+			elif [ "$phase" = boot ] && ! grep -Eq '^(guest[[:space:]]+debian|kernel[[:space:]]+debian:)' "$f"; then
+				files+=("$f")
 			fi
 		done
+		if [ "$phase" = boot ]; then
+			for f in "$@"; do
+				grep -q '^dump-of[[:space:]]' "$f" ||
+					! grep -Eq '^(guest[[:space:]]+debian|kernel[[:space:]]+debian:)' "$f" || files+=("$f")
+			done
+		fi
 		pids=()
 		for i in "${!files[@]}"; do
 			# a free slot: wait for one of these scenarios to end (the
@@ -1200,6 +1223,9 @@ run_scenarios() {
 				# shellcheck disable=SC2086  # the pids, one a word
 				wait -n $running || true
 			done
+			# what it needs, made here (the jobs inherit it) while the
+			# others run
+			need_debian "${files[i]}"
 			(
 				t0=$(now_ms)
 				scenario_child=1

@@ -48,6 +48,7 @@ static_checks() {
 	local unit=$scratch_check/unit
 	mkdir -p "$unit/json"
 
+	tier_check
 	tree=$(checkpatch_dir)
 	while read -r p; do
 		if out=$(cd "$tree" && perl scripts/checkpatch.pl --strict -q --no-tree "$p" 2>&1) && [ -z "$out" ]; then
@@ -334,6 +335,58 @@ writer_checks() {
 	else
 		note "status $rc, said: $err"
 		result FAIL "oopslimit-reason -j LINK: refused with one line, exit 1, the file it leads to untouched"
+	fi
+}
+
+# The feature families make test must boot one scenario of (issue 28's
+# list): a name, then an extended regular expression that some line of a
+# "tier test" scenario matches (a family of several lines: all in one
+# scenario, separated by " && ").
+tier_families=(
+	"the core: kdump, warn_limit exhausted|^kdump[[:space:]]+warn_limit && ^step[[:space:]]+kdump load"
+	"oops_limit|^kdump[[:space:]]+oops_limit"
+	"panic_on_warn|^kdump[[:space:]]+panic_on_warn"
+	"panic_on_oops|^kdump[[:space:]]+panic_on_oops"
+	"UBSAN|ARRAY_BOUNDS"
+	"the baseline kernel|^kernel[[:space:]]+baseline"
+	"panic_on_taint|panic_on_taint"
+	"the lockup and hang detectors|softlockup_panic|hung_task_panic"
+	"panic_on_oom|panic_on_oom"
+	"a damaged dump|^damage[[:space:]]"
+	"the Debian 12 system|^guest[[:space:]]+debian && ^kernel[[:space:]]+stock"
+	"the Debian 13 system|^release[[:space:]]+trixie"
+	"a dump disk of its own|^disk[[:space:]]+[0-9]+[MG] (ext4|xfs) "
+	"a stacked block device|^disk[[:space:]].* (lvm|md)$"
+	"a dump server|^server[[:space:]]+(ssh|nfs)"
+	"metrics, the journal event, pstore|ramoops && ^step[[:space:]]+journal && ^step[[:space:]]+scrape"
+	"a refusal|^expect[[:space:]]+kdump load => [1-9]"
+	"an old kernel line (5.10)|^kernel[[:space:]]+debian:bullseye"
+	"the newest kernel line|^kernel[[:space:]]+debian:sid"
+)
+# tier_check: every scenario names its tier; each family has a "tier test" one.
+tier_check() {
+	local f fam name pats p hit missing=() untiered=()
+	for f in "$scenario_dir"/*.scn; do
+		grep -Eq '^tier[[:space:]]+(test|full)$' "$f" || untiered+=("$(basename "$f")")
+	done
+	for fam in "${tier_families[@]}"; do
+		name=${fam%%|*} pats=${fam#*|} hit=
+		for f in "$scenario_dir"/*.scn; do
+			[ "$(scenario_tier "$f")" = test ] || continue
+			hit=$f
+			while read -r p; do
+				grep -Eq -- "$p" "$f" || { hit=; break; }
+			done <<<"${pats// && /$'\n'}"
+			[ -z "$hit" ] || break
+		done
+		[ -n "$hit" ] || missing+=("$name")
+	done
+	if [ ${#untiered[@]} -eq 0 ] && [ ${#missing[@]} -eq 0 ]; then
+		result OK "scenario tiers: every scenario names one; make test boots one of each of ${#tier_families[@]} families"
+	else
+		[ ${#untiered[@]} -eq 0 ] || note "no tier line: ${untiered[*]}"
+		[ ${#missing[@]} -eq 0 ] || note "no tier test scenario for: $(printf '%s; ' "${missing[@]}")"
+		result FAIL "scenario tiers: every scenario names one; make test boots one of each of ${#tier_families[@]} families"
 	fi
 }
 

@@ -6,34 +6,85 @@
 # on stdout, ending with "N passed, N failed"; exit status 0 only when all
 # passed.
 #
-# Usage: tests/run.sh [SCENARIO...]     (names without .scn; default: all)
+# Usage: tests/run.sh [SCENARIO...]     (names without .scn; default: the tier's)
+# OOPSLIMIT_TIER=test (make test, the default) boots the scenarios marked
+# "tier test", samples the damage sweeps and fuzzes for 20 s; full (make
+# test-full) boots every scenario, sweeps every variant, fuzzes for a
+# minute and builds the series patch by patch.
 # OOPSLIMIT_SCENARIOS_ONLY=1 runs the named scenarios and nothing else.
+# Each run ends with its stages' wall times and its ten slowest tests,
+# also written to $OOPSLIMIT_CACHE/test-times.TIER.md (make test-times).
 set -eu
 # shellcheck source=check.sh
 . "$(dirname "$0")/check.sh"
 
 only=${OOPSLIMIT_SCENARIOS_ONLY:-}
+tier=${OOPSLIMIT_TIER:-test}
+case $tier in test | full) ;; *) die "OOPSLIMIT_TIER is test or full, not '$tier'" ;; esac
 scenarios=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do scenarios+=("$(scenario_path "$n")"); done
 else
-	scenarios=("$scenario_dir"/*.scn)
+	for s in "$scenario_dir"/*.scn; do
+		[ "$tier" = full ] || [ "$(scenario_tier "$s")" = test ] || continue
+		scenarios+=("$s")
+	done
 fi
 for s in "${scenarios[@]}"; do scenario_validate "$s"; done
 mapfile -t scenarios < <(scenario_order "${scenarios[@]}")
 
+# stage NAME: the stage that begins now (its wall time is reported at the end).
+stage_names=() stage_secs=() stage_t0=$(now_ms)
+stage() {
+	[ ${#stage_names[@]} -eq 0 ] || stage_secs+=("$(since "$stage_t0")")
+	stage_names+=("$1")
+	stage_t0=$(now_ms)
+}
+# times_report: the stages' wall times and the ten slowest tests, printed as
+# notes and written to $OOPSLIMIT_CACHE/test-times.TIER.md.
+times_report() {
+	local i rev tmp
+	tmp=$(mktemp)
+	stage_secs+=("$(since "$stage_t0")")
+	rev=$(git -C "$OOPSLIMIT_TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	{
+		if [ "$tier" = test ]; then printf '# make test'; else printf '# make test-full'; fi
+		printf ': %s\n\n' "$(date -u +%Y-%m-%d)"
+		printf 'At %s, on %s cores, %s passed, %s failed, %s s in all.\n\n' "$rev" "$(nproc)" \
+			"$passed" "$failed" "$(since "$suite_t0")"
+		printf '| stage | wall time (s) |\n| --- | --- |\n'
+		for i in "${!stage_names[@]}"; do printf '| %s | %s |\n' "${stage_names[i]}" "${stage_secs[i]}"; done
+		printf '\n| the ten slowest tests | s |\n| --- | --- |\n'
+		for i in "${!tap_names[@]}"; do printf '%s\t%s\n' "${tap_secs[i]}" "${tap_names[i]}"; done |
+			sort -rn | head -n 10 | awk -F '\t' '{ printf "| %s | %s |\n", $2, $1 }'
+	} >"$tmp"
+	sed 's/^/# /' "$tmp"
+	mkdir -p "$OOPSLIMIT_CACHE"
+	ol_write_atomic "$OOPSLIMIT_CACHE/test-times.$tier.md" <"$tmp" ||
+		note "cannot write $OOPSLIMIT_CACHE/test-times.$tier.md"
+	rm -f "$tmp"
+}
+# finish: the report of times, then the plan and the summary.
+finish() {
+	times_report
+	tap_end
+}
+
+stage "packages (scripts/deps.sh)"
 "$OOPSLIMIT_TOP/scripts/deps.sh"
 test_begin
 if [ -z "$only" ]; then
+	stage "fast lane (tests/check.sh)"
 	static_checks
 	if [ "$failed" -ne 0 ]; then
 		note "the fast lane failed: nothing boots until it passes"
-		tap_end
+		finish
 	fi
 fi
 
 # The Debian guests' images, reader roots and kernels, made in the
 # background while the kernels build (scripts/scenario.sh, debian_prefetch).
+stage "kernels and images (scenario_setup; the Debian ones in the background)"
 prefetch_log=$(mktemp)
 debian_prefetch "$prefetch_log" "${scenarios[@]}"
 scenario_setup
@@ -79,27 +130,29 @@ kernel_checks() {
 		result FAIL "a hanging guest is stopped at the time limit"
 	fi
 }
-[ -n "$only" ] || kernel_checks
+[ -n "$only" ] || { stage "checks of the kernels"; kernel_checks; }
 
-# Each patch of the series builds on its own (a build per patch, mostly
-# ccache hits), and the series rebuilds the limits tree exactly: about ten
-# minutes of compiling on a fresh machine, at the lowest priority beside the
-# scenarios, so that it takes the CPU time the guests leave; reported at
-# the end.
-if [ -z "$only" ]; then
+# (make test-full) Each patch of the series builds on its own (a build per
+# patch), and the series rebuilds the limits tree exactly: at the lowest
+# priority beside the scenarios, so that it takes the CPU time the guests
+# leave; reported at the end.
+series_pid=
+if [ -z "$only" ] && [ "$tier" = full ]; then
 	background series nice -n 19 "$OOPSLIMIT_TOP/scripts/check-series.sh"
 	series_pid=$!
 fi
 
 # --- scenarios --------------------------------------------------------------------------
+stage "scenarios (${#scenarios[@]}, two at a time)"
 run_scenarios "${scenarios[@]}"
 wait "$prefetch_pid" || note "the background preparation failed: $(tail -n 1 "$prefetch_log")"
 note "Debian guests and readers, made in the background: $(tail -n 1 "$prefetch_log")"
 rm -f "$prefetch_log"
 if [ -n "$only" ]; then
-	tap_end
+	finish
 	exit 0
 fi
+stage "help, the packaged extension"
 
 # "help oopslimit" in crash's layout, from a session of the scenarios.
 help=$(find "$OOPSLIMIT_CACHE/runs" -path '*/crash/help' -size +0 2>/dev/null | head -n 1)
@@ -134,69 +187,7 @@ else
 fi
 check_result $rc "crash-oopslimit.deb: its extension, as packaged, reads a capture as the capture kernel did"
 
-# --- damaged dumps and fuzzing ------------------------------------------------------------
-# Every damaged variant of a kdump capture (truncations, header fields,
-# flipped bytes, bitmap bits, VMCOREINFO edits, exchanged and shifted
-# SYMBOL() lines, edited kallsyms tables, damaged pages of the variables,
-# wrong file types; seeded) through the recorder built with ASan/UBSan and,
-# for a sample, crash --minimal -x oopslimit: no signal, sanitizer report,
-# hang, invalid JSON, wrong verdict or counter changed without a note
-# (tests/damage/README.md); on the project kernel's capture and on the stock
-# kernel's.
-# (the two sweeps side by side, each a core, each with its own build)
-sweeps=(kdump-warn-limit debian-warn-limit) sweep_pids=()
-for s in "${sweeps[@]}"; do
-	cap=$(find "$OOPSLIMIT_CACHE/runs/$s" -name vmcore 2>/dev/null | head -n 1)
-	[ -n "$cap" ] || continue
-	crash_args=()
-	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE=20)
-	background "sweep-$s" make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
-		LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}"
-	sweep_pids+=($!)
-done
-[ ${#sweep_pids[@]} -eq 0 ] || wait "${sweep_pids[@]}"
-for s in "${sweeps[@]}"; do
-	if [ ! -e "$scratch/sweep-$s.rc" ]; then
-		note "no $s capture to damage"
-		result FAIL "damage sweep of the $s capture"
-		continue
-	fi
-	out=$(cat "$scratch/sweep-$s.out")
-	grep '^# ' <<<"$out" | tail -n 14
-	grep '^not ok' <<<"$out" | head -n 10 | sed 's/^/#   /'
-	check_result "$(cat "$scratch/sweep-$s.rc")" \
-		"damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
-done
-# A minute of libFuzzer on the log scanner and the dump decoders, seeded
-# with images of the dumps the scenarios left (make fuzz for longer).
-rc=0
-out=$(make -s -C "$OOPSLIMIT_TOP/tests/fuzz" corpus run SECONDS=60 2>&1) || rc=$?
-grep '^fuzz-' <<<"$out" | sed 's/^/# /'
-[ $rc -eq 0 ] || tail -n 5 <<<"$out" | sed 's/^/#   /'
-check_result $rc "a minute of fuzzing: the log scanner, VMCOREINFO, kallsyms and the printk ring buffer"
-
-# --- the main job (make run) -------------------------------------------------------------
-# A good run ends in a verdict from crash; a run that cannot work names the
-# stage that failed and its log, in one line.
-rc=0
-out=$("$OOPSLIMIT_TOP/scripts/main.sh" -p panic_on_oops 2>&1) || rc=$?
-if [ $rc -eq 0 ] && grep -q 'VERDICT: panic_on_oops' <<<"$out" && grep -q '^\[6/6\] analyse ' <<<"$out"; then
-	sed -n 's/^\(\[[0-9]\/6\].*\)/# \1/p' <<<"$out"
-	result OK "main job: panic_on_oops from boot to crash's verdict"
-else
-	printf '%s\n' "$out" | sed 's/^/#   /'
-	result FAIL "main job: panic_on_oops from boot to crash's verdict"
-fi
-rc=0
-out=$("$OOPSLIMIT_TOP/scripts/main.sh" -c 16M 2>&1) || rc=$?
-if [ $rc -ne 0 ] && [ "$(grep -c 'error: ' <<<"$out")" -eq 1 ] &&
-	grep -q "error: stage 'load kdump' failed: .*(log: .*kdump-load.out)" <<<"$out"; then
-	result OK "main job: too small a reservation fails at 'load kdump', naming its log"
-else
-	printf '%s\n' "$out" | sed 's/^/#   /'
-	result FAIL "main job: too small a reservation fails at 'load kdump', naming its log"
-fi
-
+stage "the verifier (scripts/verify.sh)"
 # --- the verifier ---------------------------------------------------------------------------
 # junit_summary FILE: "TESTS FAILURES EVERY-TIME-ABOVE-0", then a line per
 # failure: "failure NAME | MESSAGE | TEXT" (the text on one line).
@@ -297,13 +288,91 @@ else
 	result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
 fi
 
-wait "$series_pid" || true
-if [ "$(cat "$scratch/series.rc" 2>/dev/null)" = 0 ]; then
-	grep '^builds: ' "$scratch/series.out" | sed 's/^/# /'
-	result OK "every patch in patches/series builds on its own"
+stage "damage sweeps"
+# --- damaged dumps and fuzzing ------------------------------------------------------------
+# Every damaged variant of a kdump capture (truncations, header fields,
+# flipped bytes, bitmap bits, VMCOREINFO edits, exchanged and shifted
+# SYMBOL() lines, edited kallsyms tables, damaged pages of the variables,
+# wrong file types; seeded) through the recorder built with ASan/UBSan and,
+# for a sample, crash --minimal -x oopslimit: no signal, sanitizer report,
+# hang, invalid JSON, wrong verdict or counter changed without a note
+# (tests/damage/README.md); on the project kernel's capture and on the stock
+# kernel's.
+# (the two sweeps side by side, each a core, each with its own build; make
+# test takes 60 variants of each, every kind among them, make test-full all;
+# the stock capture is debian-warn-limit's, from the verifier's run of it in
+# make test)
+sweeps=(kdump-warn-limit debian-warn-limit) sweep_pids=()
+sample=(SAMPLE=60) crash_sample=8
+[ "$tier" = test ] || sample=() crash_sample=20
+for s in "${sweeps[@]}"; do
+	cap=$(find "$OOPSLIMIT_CACHE/runs/$s" "$OOPSLIMIT_CACHE"/runs/verify-*/"$s" -name vmcore -printf '%T@ %p\n' \
+		2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
+	[ -n "$cap" ] || continue
+	crash_args=()
+	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE="$crash_sample")
+	background "sweep-$s" make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
+		LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}" "${sample[@]}"
+	sweep_pids+=($!)
+done
+[ ${#sweep_pids[@]} -eq 0 ] || wait "${sweep_pids[@]}"
+for s in "${sweeps[@]}"; do
+	if [ ! -e "$scratch/sweep-$s.rc" ]; then
+		note "no $s capture to damage"
+		result FAIL "damage sweep of the $s capture"
+		continue
+	fi
+	out=$(cat "$scratch/sweep-$s.out")
+	grep '^# ' <<<"$out" | tail -n 14
+	grep '^not ok' <<<"$out" | head -n 10 | sed 's/^/#   /'
+	check_result "$(cat "$scratch/sweep-$s.rc")" \
+		"damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
+done
+# libFuzzer on the log scanner and the dump decoders, seeded with images of
+# the dumps the scenarios left: 20 s each in make test, a minute in make
+# test-full (make fuzz for longer).
+stage fuzzing
+fuzz_secs=20
+[ "$tier" = test ] || fuzz_secs=60
+rc=0
+out=$(make -s -C "$OOPSLIMIT_TOP/tests/fuzz" corpus run SECONDS=$fuzz_secs 2>&1) || rc=$?
+grep '^fuzz-' <<<"$out" | sed 's/^/# /'
+[ $rc -eq 0 ] || tail -n 5 <<<"$out" | sed 's/^/#   /'
+check_result $rc "$fuzz_secs s of fuzzing: the log scanner, VMCOREINFO, kallsyms and the printk ring buffer"
+
+stage "the main job (scripts/main.sh)"
+# --- the main job (make run) -------------------------------------------------------------
+# A good run ends in a verdict from crash; a run that cannot work names the
+# stage that failed and its log, in one line.
+rc=0
+out=$("$OOPSLIMIT_TOP/scripts/main.sh" -p panic_on_oops 2>&1) || rc=$?
+if [ $rc -eq 0 ] && grep -q 'VERDICT: panic_on_oops' <<<"$out" && grep -q '^\[6/6\] analyse ' <<<"$out"; then
+	sed -n 's/^\(\[[0-9]\/6\].*\)/# \1/p' <<<"$out"
+	result OK "main job: panic_on_oops from boot to crash's verdict"
 else
-	tail -n 5 "$scratch/series.out" | sed 's/^/#   /'
-	result FAIL "every patch in patches/series builds on its own"
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	result FAIL "main job: panic_on_oops from boot to crash's verdict"
+fi
+rc=0
+out=$("$OOPSLIMIT_TOP/scripts/main.sh" -c 16M 2>&1) || rc=$?
+if [ $rc -ne 0 ] && [ "$(grep -c 'error: ' <<<"$out")" -eq 1 ] &&
+	grep -q "error: stage 'load kdump' failed: .*(log: .*kdump-load.out)" <<<"$out"; then
+	result OK "main job: too small a reservation fails at 'load kdump', naming its log"
+else
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	result FAIL "main job: too small a reservation fails at 'load kdump', naming its log"
 fi
 
-tap_end
+if [ -n "$series_pid" ]; then
+	stage "the per-patch builds (scripts/check-series.sh), what is left of them"
+	wait "$series_pid" || true
+	if [ "$(cat "$scratch/series.rc" 2>/dev/null)" = 0 ]; then
+		grep '^builds: ' "$scratch/series.out" | sed 's/^/# /'
+		result OK "every patch in patches/series builds on its own"
+	else
+		tail -n 5 "$scratch/series.out" | sed 's/^/#   /'
+		result FAIL "every patch in patches/series builds on its own"
+	fi
+fi
+
+finish

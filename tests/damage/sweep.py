@@ -111,6 +111,21 @@ def judge(rc, out, err, base, need_json, msg_on_stdout=False):
     return "report", f"reason {doc.get('reason')}, consistent {doc.get('consistent')}"
 
 
+def sample_by_kind(vs, n, seed):
+    """n of the variants vs, seeded: each kind (the name up to its first "-")
+    with its share of n, at least one; in their original order."""
+    kinds = {}
+    for v in vs:
+        kinds.setdefault(v[0].split("-")[0], []).append(v)
+    rnd = generate.random.Random(seed)
+    keep = set()
+    for kind in sorted(kinds):
+        members = sorted(v[0] for v in kinds[kind])
+        take = max(1, round(n * len(members) / len(vs)))
+        keep.update(rnd.sample(members, min(take, len(members))))
+    return [v for v in vs if v[0] in keep]
+
+
 class Reader:
     def __init__(self, name, argv_of, need_json, env=None, stdin=None):
         self.name, self.argv_of, self.need_json, self.env, self.stdin = \
@@ -156,6 +171,8 @@ def main():
     ap.add_argument("--only", help="a regular expression: the variants to run")
     ap.add_argument("--crash-sample", type=int, metavar="N",
                     help="run crash on N variants picked by the seed, not on all")
+    ap.add_argument("--sample", type=int, metavar="N",
+                    help="N of the variants (by --seed), as many of each kind as its share, one at least")
     ap.add_argument("--keep", help="copy the variants that made a reader fail here")
     a = ap.parse_args()
     if not (a.recorder or a.crash or a.olread):
@@ -215,6 +232,8 @@ def main():
         vs = generate.variants(d, a.seed, addrs)
         if a.only:
             vs = [v for v in vs if re.search(a.only, v[0])]
+        if a.sample is not None and a.sample < len(vs):
+            vs = sample_by_kind(vs, a.sample, a.seed)
         for r in readers:
             if r.bare and a.crash_sample is not None and a.crash_sample < len(vs):
                 rnd = generate.random.Random(a.seed)
