@@ -11,8 +11,13 @@
 #             code: the two kernels share all but a few objects); the
 #             headers as they were before the series are in its prior/
 #
+# Both variants are built in one tree and one object directory
+# ($OOPSLIMIT_CACHE/work/kernel): switching from one to the other rewrites
+# the few files the series touches, so make recompiles those and links.
+#
 # Prints, for each variant, the directory holding bzImage, vmlinux,
-# System.map, config, kernelrelease and source (the tree's path).
+# System.map, config, kernelrelease, pristine (the unpacked tarball's path)
+# and files/ (the variant's version of every file the series touches).
 # Everything is built under $OOPSLIMIT_CACHE (default ~/.cache/oopslimit)
 # and reused while its inputs (the tarball, patches/, patches/guest.config,
 # this script) are unchanged.
@@ -115,14 +120,14 @@ build_variant() {
 		printf '%s\n' "$out"
 		return
 	fi
-	local t0 base=$OOPSLIMIT_CACHE/work/$variant
+	local t0 base=$OOPSLIMIT_CACHE/work/kernel
 	local tree=$base/linux obj=$base/obj
 	local stage=$OOPSLIMIT_CACHE/stage.$variant bad f
 	t0=$(now_ms)
 
 	# A tree from another tarball is thrown away with its objects.
 	if [ "$(cat "$tree/.oopslimit-pristine" 2>/dev/null)" != "$tarball_key" ]; then
-		say "copying the pristine tree for $variant"
+		say "copying the pristine tree"
 		rm -rf "$tree" "$obj"
 		mkdir -p "$(dirname "$tree")"
 		local copy
@@ -191,7 +196,12 @@ build_variant() {
 	[ ! -d "$base/prior" ] || cp -a "$base/prior" "$new/prior"
 	make -s -C "$tree" O="$obj" kernelrelease >"$new/kernelrelease"
 	printf '%s\n' "$mode" >"$new/series-mode"
-	printf '%s\n' "$tree" >"$new/source"
+	printf '%s\n' "$pristine" >"$new/pristine"
+	for f in "${touched[@]}"; do
+		[ -e "$tree/$f" ] || continue
+		mkdir -p "$(dirname "$new/files/$f")"
+		cp "$tree/$f" "$new/files/$f"
+	done
 	touch "$new/.complete"
 	# Older builds of this variant are of no further use.
 	for f in "$OOPSLIMIT_CACHE/kernels/$variant"-*; do
@@ -244,6 +254,8 @@ configure() {
 }
 
 mapfile -t touched < <(patch_files "${upstream[@]}" "${ours[@]}")
+# (one tree for both variants since 2026-12: the per-variant ones are stale)
+rm -rf "$OOPSLIMIT_CACHE/work/limits" "$OOPSLIMIT_CACHE/work/baseline"
 unpack_pristine
 detect_mode
 case $mode in

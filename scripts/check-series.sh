@@ -10,28 +10,38 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 kernels=$("$OOPSLIMIT_TOP/scripts/build-kernel.sh" limits baseline) || die "building the kernels failed"
-limits_src=$(cat "$(sed -n 1p <<<"$kernels")/source")
+limits_dir=$(sed -n 1p <<<"$kernels")
 baseline_dir=$(sed -n 2p <<<"$kernels")
 [ "$(cat "$baseline_dir/series-mode")" = shipped ] ||
 	die "the tree lacks the series; the limits build already applied it forward patch by patch"
-baseline_src=$(cat "$baseline_dir/source")
+pristine=$(cat "$baseline_dir/pristine")
 
-# Same layout as the variants (work/<name>/{linux,obj}): see kbuild().  The
-# objects are not copied: their dependency files name the baseline's paths.
-# One run of this script at a time (it owns work/series); the kernels' lock
-# only while the baseline tree is copied, shared, so that no kernel build
-# changes it meanwhile and none waits for the builds below.
+# Same layout as the kernels' tree (work/<name>/{linux,obj}): see kbuild().
+# The tree is the pristine one (hard links) with the baseline's version of
+# each file the series touches, its headers as they were before the series
+# (prior/); the objects start empty.  One run of this script at a time (it
+# owns work/series); the kernels' lock only while it copies their files,
+# shared, so that no build replaces them meanwhile and none waits for the
+# builds below.
 base=$OOPSLIMIT_CACHE/work/series
 exec 9>"$OOPSLIMIT_CACHE/series.lock"
 flock 9
 rm -rf "$base"
 mkdir -p "$base/obj"
+mapfile -t series < <(series_patches all)
+mapfile -t touched < <(patch_files "${series[@]}")
 (
 	flock -s 7
-	cp -a "$baseline_src" "$base/linux"
-	cp "${baseline_src%/linux}/obj/.config" "$base/obj/.config"
-	# the baseline shares the limits tree's headers; the series starts
-	# from the ones it had before
+	cp -al "$pristine" "$base/linux"
+	cp "$baseline_dir/config" "$base/obj/.config"
+	# (patch and cp write into the files they change: first a copy of each
+	# of their own, not a link to the pristine tree's)
+	for f in "${touched[@]}"; do
+		rm -f "$base/linux/$f"
+		if [ -e "$baseline_dir/files/$f" ]; then
+			cp "$baseline_dir/files/$f" "$base/linux/$f"
+		fi
+	done
 	if [ -d "$baseline_dir/prior" ]; then
 		(cd "$baseline_dir/prior" && find . -type f) | while read -r f; do
 			f=${f#./}
@@ -41,9 +51,8 @@ mkdir -p "$base/obj"
 			esac
 		done
 	fi
-) 7>"$OOPSLIMIT_CACHE/build.lock" || die "cannot copy the baseline tree $baseline_src"
+) 7>"$OOPSLIMIT_CACHE/build.lock" || die "cannot copy the baseline tree from $pristine and $baseline_dir"
 
-mapfile -t series < <(series_patches all)
 t=0
 while read -r p; do
 	t=$((t + 1))
@@ -56,9 +65,12 @@ while read -r p; do
 	printf 'builds: %s (%s s)\n' "$name" "$(since "$t0")"
 done < <(printf '%s\n' "${series[@]}")
 
-while read -r f; do
-	cmp -s "$base/linux/$f" "$limits_src/$f" ||
-		die "after the whole series $f differs from the limits tree"
-done < <(patch_files "${series[@]}")
+for f in "${touched[@]}"; do
+	if [ -e "$limits_dir/files/$f" ]; then
+		cmp -s "$base/linux/$f" "$limits_dir/files/$f"
+	else
+		[ ! -e "$base/linux/$f" ]
+	fi || die "after the whole series $f differs from the limits tree"
+done
 say "all patches build on their own; the result equals the limits tree"
 rm -rf "$base"

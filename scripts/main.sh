@@ -159,7 +159,7 @@ log=$job/build.log
 # goes: on one line that updates itself on a terminal, else every 30 s.
 OOPSLIMIT_VARIANTS=limits scenario_setup >"$log" 2>&1 &
 build_pid=$!
-kbuild_log=$OOPSLIMIT_CACHE/work/limits/obj/build.log
+kbuild_log=$OOPSLIMIT_CACHE/work/kernel/obj/build.log
 # A tinyconfig build of the limits kernel compiles about 1070 files.
 objects=1070
 shown=0
