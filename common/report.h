@@ -25,9 +25,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sites.h"
 #include "verdict.h"
 
-#define OL_SCHEMA 2
+#define OL_SCHEMA 3
 #define OL_VERSION "2.0"
 
 /* How a reader found a variable's address. */
@@ -114,6 +115,7 @@ struct ol_report {
 	char log_start[24];	/* time stamp of the oldest line left */
 	size_t log_indent;	/* (ol_report_log_line's state) */
 	struct ol_log log;
+	struct ol_sites sites;	/* the log's warning and oops sites (sites.h) */
 
 	/* the verdict: ol_report_judge() */
 	const char *reason;	/* ol_reason_name(), "unknown", NULL when live */
@@ -121,6 +123,8 @@ struct ol_report {
 	char detail[OL_TEXT];	/* for other and unknown: what, or why not known */
 	int consistent;		/* 1 the dump confirms it, 0 contradicts it, -1 cannot tell */
 	char evidence[OL_TEXT];	/* what was checked, or why nothing could be */
+	char signature[OL_SITE_TITLE + 48];	/* the reason and the deciding report's title
+						   ("warn_limit: WARNING in foo"), "" when live */
 
 	char dump_error[OL_TEXT];	/* why the dump (or part of it) could not be read */
 	struct ol_capture capture;
@@ -195,6 +199,25 @@ void ol_report_judge(struct ol_report *r);
 
 /* The report as aligned "LABEL: value" lines; verbose adds where each variable was found. */
 void ol_report_text(FILE *f, const struct ol_report *r, bool verbose);
+
+/*
+ * How a limit verdict's budget was spent: "3 of 3: 2x WARNING in foo
+ * (drivers/x.c:10), 1x UBSAN: ... in bar", and for a log that no longer
+ * holds them all, "N of LIMIT in the log: ...; M counted earlier are no
+ * longer in the log".  False (buf empty) unless the verdict is oops_limit
+ * or warn_limit and the log was read.
+ */
+bool ol_report_budget(const struct ol_report *r, char *buf, size_t len);
+
+/*
+ * Counted reports (of the verdict's counter) the log no longer shows: the
+ * counter less the counted reports in the log; false when unknown (no
+ * limit verdict, the counter not read).
+ */
+bool ol_report_not_in_log(const struct ol_report *r, uint64_t *n);
+
+/* The SITES lines of the text, alone: crash's "oopslimit -s". */
+void ol_report_sites_text(FILE *f, const struct ol_report *r);
 
 /* The report as one JSON object (common/report.schema.json). */
 void ol_report_json(FILE *f, const struct ol_report *r);

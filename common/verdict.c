@@ -138,6 +138,18 @@ static bool row_matches(const struct ol_panic_row *row, const char *msg, size_t 
 	return *at != NULL;
 }
 
+bool ol_log_context_known(const char *context)
+{
+	size_t i;
+
+	if (!context)
+		return true;
+	for (i = 0; i < N_ROWS; i++)
+		if (panic_rows[i].context == context)
+			return true;
+	return false;
+}
+
 /* The context line prefix a log line starts with, of any row; NULL if none. */
 static const char *context_of(const char *s, size_t len)
 {

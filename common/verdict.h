@@ -3,7 +3,7 @@
  * Reading the kernel log for why a kernel panicked: the log scanner and the
  * table of panic messages.
  *
- * Plain C without any dump-reading calls; report.c builds the verdict on
+ * Plain C without any dump-reading calls; judge.c builds the verdict on
  * it, and tests/unit/verdict-test.c tests it on its own.
  *
  * Feed the log one line at a time with ol_log_line(), oldest first, then
@@ -97,6 +97,13 @@ bool ol_log_crashed(struct ol_log *log, int panic_on_oops);
  */
 const char *ol_classify_panic(const char *msg, const char *context, enum ol_var_id *setting,
 			      char *origin, size_t origin_len, char *detail, size_t detail_len);
+
+/*
+ * True when context is NULL or one of panics.def's context strings itself
+ * (the pointer, not a copy): for a struct ol_log that crossed a process
+ * boundary (kdump/oopslimit-reason.c's reading child).
+ */
+bool ol_log_context_known(const char *context);
 
 /* Strips the time stamp and trailing newline; returns a pointer into line. */
 const char *ol_log_text(const char *line, size_t *len);

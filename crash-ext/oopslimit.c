@@ -534,16 +534,19 @@ static void check_memory(struct ol_report *r)
 static void cmd_oopslimit(void)
 {
 	struct ol_report *r;
-	bool json = false, verbose = false;
+	bool json = false, verbose = false, sites = false;
 	int c;
 
-	while ((c = getopt(argcnt, args, "jv")) != EOF) {
+	while ((c = getopt(argcnt, args, "jvs")) != EOF) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case 's':
+			sites = true;
 			break;
 		default:
 			argerrs++;
@@ -563,6 +566,8 @@ static void cmd_oopslimit(void)
 	ol_report_judge(r);
 	if (json)
 		ol_report_json(fp, r);
+	else if (sites)
+		ol_report_sites_text(fp, r);
 	else
 		ol_report_text(fp, r, verbose);
 	FREEBUF(r);
@@ -571,7 +576,7 @@ static void cmd_oopslimit(void)
 static char *help_oopslimit[] = {
 	"oopslimit",
 	"why the kernel panicked: the setting or path, with the counters and settings",
-	"[-j] [-v]",
+	"[-j] [-v] [-s]",
 	"  This command names what brought the kernel down: the panic setting that",
 	"  enabled the path it took (kernel.oops_limit, kernel.warn_limit,",
 	"  panic_on_warn, panic_on_oops, panic_on_taint, softlockup_panic,",
@@ -586,10 +591,12 @@ static char *help_oopslimit[] = {
 	"  came first or wrapped the log.",
 	"",
 	"    -j  print the report as one JSON object instead: the same document,",
-	"        schema 2, that oopslimit-reason writes into a capture's",
+	"        schema 3, that oopslimit-reason writes into a capture's",
 	"        reason.json (common/report.schema.json describes every member).",
 	"    -v  also print the first oops of the log (what \"sys\" calls the panic)",
 	"        and where each variable was found.",
+	"    -s  print only the SITES lines: every warning and oops site of the",
+	"        log.",
 	"",
 	"  The lines:",
 	"         KERNEL  the release, and when the kernel entered kdump (CRASHTIME).",
@@ -626,7 +633,18 @@ static char *help_oopslimit[] = {
 	"         POLICY  the panic policy oopslimit-kdump applied, from the line it",
 	"                 wrote into the log; DRIFT, a setting the dump has with",
 	"                 another value: it was changed after it was applied.",
+	"      SIGNATURE  what a fleet buckets this panic by: the reason and the",
+	"                 title of the warning or oops that decided it (the last of",
+	"                 the kind the reason counts), the guilty function being the",
+	"                 first frame that is no generic helper (common/frames.def);",
+	"                 the same on every host for the same bug.",
+	"         BUDGET  for oops_limit and warn_limit, how the count was spent,",
+	"                 site by site; for a wrapped log, how many counted events",
+	"                 are no longer in it.",
 	"   LAST_WARNING  file:line and function of the last warning in the log.",
+	"          SITES  each distinct warning and oops site of the log: count,",
+	"                 title, file:line, origin, the counter it increments,",
+	"                 module, printk time of the first and last.",
 	"           NOTE  what could not be found or read, or does not fit: a value",
 	"                 that failed its checks is null, and the note says why.",
 	"",
@@ -660,13 +678,17 @@ static char *help_oopslimit[] = {
 	"          VERDICT: oops_limit",
 	"          SETTING: kernel.oops_limit = 4",
 	"       CONSISTENT: yes (oops_count 4 reached oops_limit 4)",
+	"        SIGNATURE: oops_limit: BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION",
+	"           BUDGET: 4 of 4: 4x BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION",
 	"     LAST_WARNING: none in the log",
+	"            SITES: 4x BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION [page fault,",
+	"                   counts in oops_count, module lkdtm, 3.105467-4.012953 s]",
 	"",
 	"  The same as JSON (some of its members):",
 	"",
 	"    crash> oopslimit -j",
 	"    {",
-	"      \"schema\": 2,",
+	"      \"schema\": 3,",
 	"      ...",
 	"      \"reason\": \"oops_limit\",",
 	"      \"setting\": \"kernel.oops_limit\",",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for common/report.c: the log feeding, the headroom, the taint
+ * Unit tests for the report (common/report.c, checks.c, judge.c,
+ * report-text.c, report-json.c): the log feeding, the headroom, the taint
  * letters, the judging of made-up reports, and their text and JSON output.
  * No dump, no crash.  TAP output; exit status 1 on any failure.
  */
@@ -58,6 +59,15 @@ static void save(const struct ol_report *r, const char *name)
 	}
 	ol_report_json(f, r);
 	fclose(f);
+}
+
+/* Printable ASCII and newlines only: what every reader's text must be. */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s != '\n' && (*s < 0x20 || *s > 0x7e))
+			return false;
+	return true;
 }
 
 static char *text_of(const struct ol_report *r, bool json)
@@ -677,6 +687,86 @@ static void test_capture(void)
 	free(out);
 }
 
+/* warn_limit 3 spent at two sites (tests/scenarios/kdump-warn-limit-two-sites.scn's shape) */
+static const char *const two_sites_log[] = {
+	"[    0.000000] Linux version 6.1.192",
+	"[    5.000001] WARNING: CPU: 0 PID: 90 at drivers/x.c:10 foo+0x8/0xb [mod]",
+	"[    5.000002] ---[ end trace 0000000000000000 ]---",
+	"[    5.100001] UBSAN: shift-out-of-bounds in drivers/x.c:20:7",
+	"[    5.100002] Call Trace:",
+	"[    5.100003]  __ubsan_handle_shift_out_of_bounds+0x12/0x40",
+	"[    5.100004]  bar+0x10/0x20 [mod]",
+	"[    5.100005] ---[ end trace ]---",
+	"[    5.200001] WARNING: CPU: 1 PID: 91 at drivers/x.c:10 foo+0x8/0xb [mod]",
+	"[    5.200002] Kernel panic - not syncing: kernel: system warned too often (kernel.warn_limit is 3)",
+	NULL,
+};
+
+/* oops_limit 5 with the first three oopses and the banner overwritten */
+static const char *const wrapped_log[] = {
+	"[   90.000001] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+	"[   90.000002] Oops: 0002 [#4] SMP",
+	"[   90.000003] RIP: 0010:lkdtm_EXCEPTION+0x2/0x10 [lkdtm]",
+	"[   90.000004] ---[ end trace 0000000000000000 ]---",
+	"[   91.000001] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+	"[   91.000002] Oops: 0002 [#5] SMP",
+	"[   91.000003] RIP: 0010:lkdtm_EXCEPTION+0x2/0x10 [lkdtm]",
+	"[   91.000004] ---[ end trace 0000000000000000 ]---",
+	"[   91.000005] Kernel panic - not syncing: Oopsed too often (kernel.oops_limit is 5)",
+	NULL,
+};
+
+static void test_sites(void)
+{
+	struct ol_report r;
+	char *out;
+
+	make(&r, two_sites_log);
+	set(&r, OL_V_WARN_COUNT, 3);
+	set(&r, OL_V_WARN_LIMIT, 3);
+	set(&r, OL_V_OOPS_COUNT, 0);
+	ol_report_judge(&r);
+	save(&r, "two-sites");
+	ok_got(strcmp(r.signature, "warn_limit: WARNING in foo") == 0, "two sites: the signature", r.signature);
+	out = text_of(&r, false);
+	ok(has(out, "       BUDGET: 3 of 3: 2x WARNING in foo (drivers/x.c:10), "
+		    "1x UBSAN: shift-out-of-bounds in bar (drivers/x.c:20)\n"), "two sites: text, the budget");
+	ok(has(out, "    SIGNATURE: warn_limit: WARNING in foo\n"), "two sites: text, the signature");
+	ok(has(out, "        SITES: 2x WARNING in foo (drivers/x.c:10) [WARN, counts in warn_count, module mod, "
+		    "5.000001-5.200001 s]\n") &&
+	   has(out, "               1x UBSAN: shift-out-of-bounds in bar (drivers/x.c:20) [UBSAN"),
+	   "two sites: text, the SITES lines");
+	ok(printable(out), "two sites: the text is printable ASCII (crash's console and C-locale pipes)");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"signature\": \"warn_limit: WARNING in foo\"") && has(out, "\"title\": \"WARNING in foo\"") &&
+	   has(out, "\"count\": 2") && has(out, "\"first_time\": 5.000001") && has(out, "\"counted_not_in_log\": 0") &&
+	   has(out, "\"counts\": \"warn_count\"") && has(out, "\"sites_dropped\": 0"),
+	   "two sites: json, log.sites and the signature");
+	free(out);
+
+	make(&r, wrapped_log);
+	save(&r, "wrapped");
+	ok(r.log_wrapped, "wrapped: the log starts past the banner");
+	out = text_of(&r, false);
+	ok(has(out, "       BUDGET: 2 of 5 in the log: 2x BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION; "
+		    "3 counted earlier are no longer in the log\n"), "wrapped: text, what the log lost");
+	free(out);
+	out = text_of(&r, true);
+	ok(has(out, "\"counted_not_in_log\": 3") &&
+	   has(out, "\"signature\": \"oops_limit: BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION\""),
+	   "wrapped: json, counted_not_in_log and the signature");
+	free(out);
+
+	/* a live system: no verdict, no signature */
+	ol_report_init(&r, "crash oopslimit");
+	r.live = true;
+	ol_report_judge(&r);
+	out = text_of(&r, true);
+	ok(has(out, "\"signature\": null") && has(out, "\"reason\": null"), "live: signature null");
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--json") == 0)
@@ -692,5 +782,6 @@ int main(int argc, char **argv)
 	test_capture();
 	test_checks();
 	test_mismatched_vmlinux();
+	test_sites();
 	return tap_done();
 }
