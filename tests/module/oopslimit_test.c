@@ -9,6 +9,9 @@
  * a test plan reads the same for either kernel):
  *
  *   WARNING    one WARN(): counts towards kernel.warn_limit
+ *   WARNING_MESSAGE
+ *              the same from another function, so that a test can spend
+ *              the budget at two warning sites
  *   EXCEPTION  a write through a NULL pointer: an oops that kills the
  *              writing task and counts towards kernel.oops_limit
  */
@@ -23,6 +26,11 @@
 static noinline void oopslimit_test_warning(void)
 {
 	WARN(1, "oopslimit-test: WARNING requested\n");
+}
+
+static noinline void oopslimit_test_warning_message(void)
+{
+	WARN(1, "oopslimit-test: WARNING_MESSAGE requested\n");
 }
 
 static noinline void oopslimit_test_exception(void)
@@ -46,6 +54,8 @@ static ssize_t oopslimit_test_write(struct file *file, const char __user *ubuf,
 
 	if (!strcmp(buf, "WARNING"))
 		oopslimit_test_warning();
+	else if (!strcmp(buf, "WARNING_MESSAGE"))
+		oopslimit_test_warning_message();
 	else if (!strcmp(buf, "EXCEPTION"))
 		oopslimit_test_exception();
 	else
@@ -62,7 +72,7 @@ static int __init oopslimit_test_init(void)
 {
 	if (!proc_create(OOPSLIMIT_TEST_FILE, 0200, NULL, &oopslimit_test_ops))
 		return -ENOMEM;
-	pr_info("oopslimit-test: write WARNING or EXCEPTION to /proc/%s\n",
+	pr_info("oopslimit-test: write WARNING, WARNING_MESSAGE or EXCEPTION to /proc/%s\n",
 		OOPSLIMIT_TEST_FILE);
 	return 0;
 }
