@@ -17,6 +17,7 @@
 #   ol_conf_value KEY           KEY's value in the file ol_conf_load read
 #   ol_conf_load FILE [REL]     validates FILE whole and sets ol_target,
 #                               ol_mntopts, ol_path, ol_mount_wait,
+#                               ol_deadline (seconds, 0: none),
 #                               ol_compress, ol_dump_level, ol_final,
 #                               ol_failure (and for "fallback PATH":
 #                               ol_failure_target, ol_failure_dir,
@@ -24,8 +25,9 @@
 #                               (bytes), ol_kernel, ol_initrd, ol_append
 #                               and ol_collector; false with $ol_error when
 #                               bad
-#   ol_size_bytes SIZE          SIZE (N, NK, NM, NG) in bytes; false when
-#                               it is not a size
+#   ol_size_bytes SIZE          SIZE (N, NK, NM, NG) in bytes, 64-bit;
+#                               false when it is not a size
+#   ol_is_size N                true when N is a byte count (64-bit)
 #   ol_resolve_target           turns ol_target "auto" into FSTYPE:SOURCE and
 #                               sets ol_dump_dir (the dump directory within
 #                               the target) and ol_local_dir (where this
@@ -43,8 +45,10 @@
 #                               $ol_error naming a layout the capture image
 #                               cannot rebuild (LUKS, iSCSI, multipath, ...)
 #   ol_target_layout            ol_layout_of the target's device, if any
-#   ol_write_atomic FILE        standard input into FILE, whole or not at all;
-#                               false with $ol_error when it cannot be
+#   ol_copy_plain SRC DST       a regular file copied, never a link followed
+#   ol_write_atomic FILE [MODE] standard input into FILE, whole or not at all,
+#                               mode MODE (600); false with $ol_error when
+#                               it cannot be
 #   ol_net_kind TARGET          "ssh" or "nfs" for a network target, else
 #                               nothing (false)
 #   ol_resolve_net              for a network target, the server's IPv4
@@ -57,16 +61,24 @@
 #                               server, with the dump key alone
 #   ol_nfs_options OPTS ADDR    the mount options the kernel's NFS client
 #                               needs without mount.nfs (addr=, nolock)
+#   ol_is_stamp NAME            true when NAME is a dump's name, a UTC time
+#                               stamp YYYY-MM-DD-HHMMSS: the one pattern
+#                               every name that crosses the wire is held to
+#   ol_last_parse LINE          a dump server's "dump STAMP STATE" answer to
+#                               "last" into ol_last_stamp and ol_last_state;
+#                               false with $ol_error for anything else
 #   ol_dumps_in ROOT [STAMP]    the dump directories in ROOT but STAMP's,
 #                               oldest first
 #   ol_prune ROOT before|after STAMP KEEP MIN_FREE
 #                               retention in ROOT: removes old dumps as
 #                               kdump.conf says, one "removed NAME
 #                               complete|incomplete" line each ("kept
-#                               ..." for one that could not be removed)
+#                               ..." for one that could not be removed,
+#                               "unreachable BYTES" when old complete
+#                               dumps cannot make min_free: none goes)
 
 # Every key, in the order kdump.conf describes them.
-OL_CONF_KEYS='target mount_options path sshkey mount_wait compress dump_level final_action failure_action keep min_free kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn metrics_dir pstore pstore_before_kdump'
+OL_CONF_KEYS='target mount_options path sshkey mount_wait capture_deadline compress dump_level final_action failure_action keep min_free kernel initrd capture_append oops_limit warn_limit panic_on_oops panic_on_warn metrics_dir pstore pstore_before_kdump'
 # The panic policy: applied to the running kernel, never to the capture one.
 OL_POLICY_KEYS='oops_limit warn_limit panic_on_oops panic_on_warn'
 # File systems that do not outlive a reboot, refused as an "auto" target.
@@ -87,6 +99,7 @@ ol_conf_default() {
 	path) echo /var/crash ;;
 	sshkey) echo /etc/oopslimit/ssh/id_ed25519 ;;
 	mount_wait) echo 30 ;;
+	capture_deadline) echo auto ;;
 	compress) echo lzo ;;
 	dump_level) echo 31 ;;
 	final_action) echo reboot ;;
@@ -105,7 +118,19 @@ ol_is_uint() {
 	[ ${#1} -le 10 ] && [ "$1" -le 4294967295 ]
 }
 
-# ol_size_bytes SIZE: a size with an optional K, M or G (powers of 1024).
+# ol_is_size N: a byte count, 0 to 2^63-1 (what the shells' arithmetic
+# holds); sizes are never held to 32 bits.
+ol_is_size() {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	[ ${#1} -lt 19 ] && return 0
+	[ ${#1} -eq 19 ] || return 1
+	# 19 digits: the first 18 against 2^63's, then the last
+	_ol_h=${1%?}
+	[ "$_ol_h" -lt 922337203685477580 ] || { [ "$_ol_h" -eq 922337203685477580 ] && [ "${1#"$_ol_h"}" -le 7 ]; }
+}
+
+# ol_size_bytes SIZE: a size with an optional K, M or G (powers of 1024),
+# in bytes, without leading zeros (arithmetic would read them as octal).
 ol_size_bytes() {
 	_ol_n=${1%[KkMmGg]} _ol_m=1
 	case $1 in
@@ -113,7 +138,10 @@ ol_size_bytes() {
 	*[Mm]) _ol_m=1048576 ;;
 	*[Gg]) _ol_m=1073741824 ;;
 	esac
-	ol_is_uint "$_ol_n" || return 1
+	while :; do
+		case $_ol_n in 0?*) _ol_n=${_ol_n#0} ;; *) break ;; esac
+	done
+	ol_is_size "$_ol_n" && [ "$_ol_n" -le $((9223372036854775807 / _ol_m)) ] || return 1
 	echo $((_ol_n * _ol_m))
 }
 
@@ -129,6 +157,7 @@ ol_conf_check() {
 			_ol_h=${_ol_h#*@}
 			case ${2#ssh:} in
 			*@*@* | @* | *@) ol_error="target ssh: is ssh:USER@HOST or ssh:HOST, not '$2'" ;;
+			-* | *@-*) ol_error="target ssh: a user or host cannot start with '-', not '${2#ssh:}'" ;;
 			*[!A-Za-z0-9@._-]*) ol_error="target ssh:USER@HOST takes a host name or an IPv4 address (the capture kernel brings up IPv4 only), not '${2#ssh:}'" ;;
 			'') ol_error="target ssh: needs a host: ssh:USER@HOST" ;;
 			esac
@@ -150,8 +179,11 @@ ol_conf_check() {
 		*) ol_error="sshkey must be absolute, not '$2'" ;;
 		esac ;;
 	path)
+		# it goes into a server's authorized_keys line and its commands
+		# (normalised: ol_normpath)
 		case $2 in
 		*[[:space:]]*) ol_error='path and mount_options cannot contain blanks' ;;
+		*[!A-Za-z0-9._/+@:-]*) ol_error="path takes letters, digits and . _ / + @ : - only, not '$2'" ;;
 		/*) ;;
 		*) ol_error="path must be absolute, not '$2'" ;;
 		esac ;;
@@ -169,6 +201,8 @@ ol_conf_check() {
 		esac ;;
 	mount_wait)
 		ol_is_uint "$2" || ol_error="mount_wait takes seconds, not '$2'" ;;
+	capture_deadline)
+		[ "$2" = auto ] || ol_is_uint "$2" || ol_error="capture_deadline takes seconds, auto or 0 (none), not '$2'" ;;
 	compress)
 		case $2 in lzo | zlib | none) ;; *) ol_error="compress is lzo, zlib or none, not '$2'" ;; esac ;;
 	dump_level)
@@ -288,7 +322,30 @@ ol_conf_load() {
 	zlib) ol_collector="-c,-d,$ol_dump_level" ;;
 	none) ol_collector="-E,-d,$ol_dump_level" ;;
 	esac
-	ol_resolve_target && ol_resolve_net && ol_resolve_failure
+	ol_resolve_target && ol_resolve_net && ol_resolve_failure || return 1
+	ol_deadline=$(ol_conf_value capture_deadline)
+	[ "$ol_deadline" != auto ] || ol_deadline=$(ol_deadline_auto)
+}
+
+# ol_deadline_auto: capture_deadline's default, in seconds: all of memory
+# (what an unfiltered dump would be; a filtered one is smaller) at a quarter
+# of the link's speed to a dump server (100 Mb/s when it does not say), or
+# at 20 MiB/s to a disk, plus twice mount_wait and five minutes for
+# booting, the log and the reports.  $OL_MEMINFO stands for /proc/meminfo
+# in tests.
+ol_deadline_auto() {
+	# (kB, multiplied here: awk would print a large product as 4.29e+09)
+	_ol_ram=$(awk '/^MemTotal:/ { print $2; exit }' "${OL_MEMINFO:-/proc/meminfo}" 2>/dev/null)
+	case $_ol_ram in '' | *[!0-9]*) _ol_ram=0 ;; esac
+	_ol_ram=$((_ol_ram * 1024))
+	_ol_rate=20971520
+	if [ -n "${ol_net_dev:-}" ]; then
+		_ol_sp=$(cat "${OL_SYSFS:-/sys}/class/net/$ol_net_dev/speed" 2>/dev/null) || _ol_sp=''
+		case $_ol_sp in '' | *[!0-9]* | 0) _ol_sp=100 ;; esac
+		# Mb/s to bytes/s, a quarter of it
+		_ol_rate=$((_ol_sp * 1000000 / 8 / 4))
+	fi
+	echo $((300 + 2 * ${ol_mount_wait:-30} + _ol_ram / _ol_rate))
 }
 
 ol_normpath() {
@@ -564,27 +621,65 @@ ol_ssh() {
 	ssh -F /dev/null -i "$_ol_key" -o IdentitiesOnly=yes -o BatchMode=yes \
 		-o StrictHostKeyChecking=yes -o UserKnownHostsFile="$_ol_known" \
 		-o HostKeyAlias="$_ol_alias" -o ConnectTimeout=5 -o ServerAliveInterval=10 -o ServerAliveCountMax=3 \
-		-o LogLevel=ERROR "$_ol_dest" "$@"
+		-o LogLevel=ERROR -- "$_ol_dest" "$@"
 }
 
 # ol_nfs_options OPTIONS SERVER-IP CLIENT-ADDRESS: the options for the
 # kernel's NFS client mounting without mount.nfs: the server's address
-# (addr=), the client's (clientaddr=, for NFSv4's callbacks), and no lock
-# manager (nolock: none runs in the capture kernel), after OPTIONS.
+# (addr=), the client's (clientaddr=, for NFSv4's callbacks), no lock
+# manager (nolock: none runs in the capture kernel), and soft,timeo=100,
+# retrans=3 (10 s a try, 3 retries) unless OPTIONS, first, say otherwise.
 ol_nfs_options() {
 	_ol_o=${1:+$1,}addr=$2,clientaddr=${3%/*}
 	case ,$1, in *,lock,* | *,nolock,*) ;; *) _ol_o=$_ol_o,nolock ;; esac
+	# a server that stops answering fails the write (soft) after about
+	# timeo x retrans, instead of holding the capture for ever (hard)
+	case ,$1, in *,hard,* | *,soft,*) ;; *) _ol_o=$_ol_o,soft ;; esac
+	case ,$1, in *,timeo=*) ;; *) _ol_o=$_ol_o,timeo=100 ;; esac
+	case ,$1, in *,retrans=*) ;; *) _ol_o=$_ol_o,retrans=3 ;; esac
 	echo "$_ol_o"
 }
 
 # --- retention ----------------------------------------------------------------------
 # The same rule wherever dumps are kept (the capture kernel's target, the
-# fallback directory, oopslimit-receive on an ssh server): before a dump,
+# fallback directory, oopslimit-receive on an ssh server).  Before a dump,
 # incomplete ones (no vmcore) go first, oldest first, while there are KEEP or
-# more or less than MIN_FREE bytes are free; then complete ones, oldest first,
-# while less than MIN_FREE is free.  After the dump is complete, complete
-# ones go, oldest first, until KEEP are left, the new one included.  A
-# failed capture never displaces a complete dump.
+# more or less than MIN_FREE bytes are free.  Then, when less than MIN_FREE
+# is still free, complete ones go, oldest first, only as many as it takes
+# to reach MIN_FREE by their size on disk, and only when that many reach
+# it: when removing every old complete dump would not make the room, none
+# goes (an "unreachable BYTES" line says how far short it is) and the
+# capture, refused for room, costs no complete dump.  After the dump is
+# complete, complete ones go, oldest first, until KEEP are left, the new one
+# included; a failed capture never runs that part.
+
+ol_is_stamp() {
+	case $1 in
+	[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]) return 0 ;;
+	esac
+	return 1
+}
+
+# ol_last_parse LINE: what a server answered to "last", checked before any
+# path is made of it: "dump STAMP complete|incomplete|none", or "dump none
+# none" (no dump there).
+ol_last_parse() {
+	ol_last_stamp='' ol_last_state='' ol_error=''
+	case $1 in
+	'dump none none')
+		ol_last_stamp=none ol_last_state=none
+		return 0 ;;
+	'dump '*' complete' | 'dump '*' incomplete' | 'dump '*' none')
+		_ol_s=${1#dump }
+		_ol_s=${_ol_s% *}
+		if ol_is_stamp "$_ol_s"; then
+			ol_last_stamp=$_ol_s ol_last_state=${1##* }
+			return 0
+		fi ;;
+	esac
+	ol_error="the dump server's answer to 'last' is no dump's name and state: '$(printf '%s' "$1" | tr -c '[:alnum:] ._-' '?' | cut -c 1-80)'"
+	return 1
+}
 
 # ol_dumps_in ROOT [STAMP]: the dump directories in ROOT (named by UTC time
 # stamps; symbolic links are not dumps) but STAMP's, oldest first.
@@ -610,6 +705,13 @@ _ol_remove() {
 	fi
 }
 
+# _ol_bytes_of DIR: what DIR takes on disk, in bytes.
+_ol_bytes_of() {
+	_ol_k=$(du -sk -- "$1" 2>/dev/null | cut -f 1)
+	case $_ol_k in '' | *[!0-9]*) _ol_k=0 ;; esac
+	echo $((_ol_k * 1024))
+}
+
 ol_prune() {
 	_ol_root=$1 _ol_when=$2 _ol_stamp=$3 _ol_keep=$4 _ol_min=$5
 	[ "$_ol_keep" != 0 ] || [ "$_ol_min" != 0 ] || return 0
@@ -624,10 +726,29 @@ ol_prune() {
 			fi
 		done
 		[ "$_ol_min" != 0 ] || return 0
+		_ol_free=$(ol_free_bytes "$_ol_root")
+		[ "$_ol_free" -lt "$_ol_min" ] || return 0
+		# how many of the oldest complete dumps reach the floor, if any do
+		_ol_go=0 _ol_i=0 _ol_gain=0
 		for _ol_p in $(ol_dumps_in "$_ol_root" "$_ol_stamp"); do
-			if [ -e "$_ol_p/vmcore" ] && [ "$(ol_free_bytes "$_ol_root")" -lt "$_ol_min" ]; then
-				_ol_remove "$_ol_p" complete
+			[ -e "$_ol_p/vmcore" ] || continue
+			_ol_i=$((_ol_i + 1))
+			_ol_gain=$((_ol_gain + $(_ol_bytes_of "$_ol_p")))
+			if [ $((_ol_free + _ol_gain)) -ge "$_ol_min" ]; then
+				_ol_go=$_ol_i
+				break
 			fi
+		done
+		if [ "$_ol_go" = 0 ]; then
+			echo "unreachable $((_ol_min - _ol_free - _ol_gain))"
+			return 0
+		fi
+		_ol_i=0
+		for _ol_p in $(ol_dumps_in "$_ol_root" "$_ol_stamp"); do
+			[ -e "$_ol_p/vmcore" ] || continue
+			_ol_i=$((_ol_i + 1))
+			[ "$_ol_i" -le "$_ol_go" ] || break
+			_ol_remove "$_ol_p" complete
 		done
 	else
 		[ "$_ol_keep" != 0 ] || return 0
@@ -648,6 +769,7 @@ ol_capture_args() {
 	_ol_ret=''
 	[ "${ol_keep:-0}" = 0 ] || _ol_ret=" oopslimit.keep=$ol_keep"
 	[ "${ol_min_free:-0}" = 0 ] || _ol_ret="$_ol_ret oopslimit.min_free=$ol_min_free"
+	[ "${ol_deadline:-0}" = 0 ] || _ol_ret="$_ol_ret oopslimit.deadline=$ol_deadline"
 	[ -z "${ol_net_ip:-}" ] || _ol_ret="$_ol_ret oopslimit.server=$ol_net_ip oopslimit.net=$ol_net_mac,$ol_net_addr,${ol_net_gw:--}"
 	echo "oopslimit.target=$ol_target${ol_mntopts:+ oopslimit.mntopts=$ol_mntopts} oopslimit.path=${ol_dump_dir:-$ol_path}${ol_fallback:+ oopslimit.fallback=$ol_fallback} oopslimit.collector=$ol_collector oopslimit.mount_wait=$ol_mount_wait oopslimit.final=$ol_final oopslimit.failure=${ol_failure:-$ol_final}${ol_failure_target:+ oopslimit.failure_target=$ol_failure_target oopslimit.failure_path=$ol_failure_dir}$_ol_ret"
 }
@@ -658,7 +780,7 @@ ol_capture_parse() {
 	ol_mount_wait=$(ol_conf_default mount_wait)
 	ol_final=$(ol_conf_default final_action)
 	ol_collector="-l,-d,$(ol_conf_default dump_level)"
-	ol_failure='' ol_failure_target='' ol_failure_dir='' ol_keep=0 ol_min_free=0
+	ol_failure='' ol_failure_target='' ol_failure_dir='' ol_keep=0 ol_min_free=0 ol_deadline=0
 	ol_net_ip='' ol_net_mac='' ol_net_addr='' ol_net_gw=''
 	for _ol_arg in "$@"; do
 		case $_ol_arg in
@@ -674,6 +796,7 @@ ol_capture_parse() {
 		oopslimit.failure_path=*) ol_failure_dir=${_ol_arg#*=} ;;
 		oopslimit.keep=*) ol_keep=${_ol_arg#*=} ;;
 		oopslimit.min_free=*) ol_min_free=${_ol_arg#*=} ;;
+		oopslimit.deadline=*) ol_deadline=${_ol_arg#*=} ;;
 		oopslimit.server=*) ol_net_ip=${_ol_arg#*=} ;;
 		oopslimit.net=*)
 			_ol_v=${_ol_arg#*=}
@@ -685,13 +808,28 @@ ol_capture_parse() {
 	ol_failure=${ol_failure:-$ol_final}
 }
 
+# ol_copy_plain SRC DST: SRC, a regular file and no symbolic link, copied
+# to DST (a new name); a link, or one that appears meanwhile, is not
+# followed: false, and DST is not left.
+ol_copy_plain() {
+	{ [ -f "$1" ] && [ ! -L "$1" ]; } || return 1
+	# -P: a link swapped in after the test is copied as a link, then removed
+	cp -P -- "$1" "$2" 2>/dev/null && [ -f "$2" ] && [ ! -L "$2" ] && return 0
+	rm -f -- "$2"
+	return 1
+}
+
 # --- writing a file -----------------------------------------------------------------
 # A regular FILE (or a name not there yet) is written through a temporary
-# with a unique name beside it (mktemp: O_EXCL, so never through a planted
-# link) and renamed over it, keeping the old file's mode; a device or FIFO
-# at the name is written as it is, never replaced; a symbolic link or a
-# directory is refused.
+# beside it, created here with O_EXCL (the shell's noclobber: never an
+# existing name, a symbolic link included) and with MODE (default 600) from
+# the start, written through that descriptor alone, then renamed over
+# FILE.  Nothing is opened or changed again by name, so whoever owns the
+# directory cannot swap the temporary for a link and have this write or
+# chmod what it points to.  A device or FIFO at the name is written as it
+# is, never replaced; a symbolic link or a directory is refused.
 ol_write_atomic() {
+	_ol_mode=${2:-600}
 	if [ -L "$1" ] || [ -d "$1" ]; then
 		ol_error="$1 is a symbolic link or a directory: not replaced"
 		return 1
@@ -700,15 +838,21 @@ ol_write_atomic() {
 		cat >"$1" || { ol_error="cannot write $1"; return 1; }
 		return 0
 	fi
-	_ol_tmp=$(mktemp "$1.tmp.XXXXXX") || { ol_error="cannot make a temporary file beside $1"; return 1; }
-	if [ -f "$1" ]; then
-		chmod --reference="$1" "$_ol_tmp" 2>/dev/null || chmod 644 "$_ol_tmp"
-	else
-		chmod 644 "$_ol_tmp"
-	fi
-	if cat >"$_ol_tmp" && mv -fT "$_ol_tmp" "$1"; then
-		return 0
-	fi
+	_ol_i=0 _ol_tmp=''
+	while [ $_ol_i -lt 8 ]; do
+		_ol_i=$((_ol_i + 1))
+		_ol_t="$1.tmp.$(od -An -N6 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n')$$"
+		# (a subshell: the umask and noclobber stay there; the file's
+		# mode is 666 less the umask, so MODE's complement is used)
+		if (umask "$(printf '%03o' $((0666 & ~0$_ol_mode)))" && set -C && exec 3>"$_ol_t" && cat >&3) 2>/dev/null; then
+			_ol_tmp=$_ol_t
+			break
+		fi
+		# a name that was taken is left alone; one of ours that failed goes
+		[ ! -f "$_ol_t" ] || [ -L "$_ol_t" ] || [ ! -O "$_ol_t" ] || { rm -f "$_ol_t"; ol_error="cannot write $1"; return 1; }
+	done
+	[ -n "$_ol_tmp" ] || { ol_error="cannot make a temporary file beside $1"; return 1; }
+	mv -fT "$_ol_tmp" "$1" && return 0
 	rm -f "$_ol_tmp"
 	ol_error="cannot write $1"
 	return 1

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <poll.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,7 +57,8 @@ static const char usage[] =
 	"      --target TEXT    where the dump went (FSTYPE:SOURCE and directory)\n"
 	"      --failure-action A   reboot, poweroff or fallback: what the capture\n"
 	"                       did because the dump target failed\n"
-	"      --removed NAME   an old dump directory retention removed (repeatable)\n"
+	"      --removed NAME   an old dump directory retention removed (repeatable;\n"
+	"                       past 16, counted in a note)\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
@@ -248,14 +251,114 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static size_t read_all(int fd, void *buf, size_t len)
+/* A string field of the child's answer: terminated within its array. */
+#define TERMINATED(field) (memchr((field), '\0', sizeof(field)) != NULL)
+
+/*
+ * The child's answer, checked before any of it is used: every string
+ * terminated within its array, every count within its array, every enum in
+ * its range, the one pointer it may set (the log's context) one of
+ * panics.def's; the pointers and the capture record the child has no
+ * business changing are the parent's own.  False, with *why, when the
+ * answer does not hold: it is not taken.
+ */
+static bool take_back(struct ol_report *r, struct ol_report *back, const char **why)
+{
+	unsigned int i;
+
+	*why = NULL;
+	for (i = 0; i < OL_NVARS && !*why; i++) {
+		if (!TERMINATED(back->var[i].how))
+			*why = "a variable's description is not terminated";
+		else if (back->var[i].source < OL_SRC_NONE || back->var[i].source > OL_SRC_LOG)
+			*why = "a variable's source is out of range";
+	}
+	if (!*why && !(TERMINATED(back->log_from) && TERMINATED(back->release) && TERMINATED(back->taint) &&
+		       TERMINATED(back->log_trouble) && TERMINATED(back->log_start) && TERMINATED(back->detail) &&
+		       TERMINATED(back->evidence) && TERMINATED(back->dump_error)))
+		*why = "a text of the report is not terminated";
+	if (!*why && !(TERMINATED(back->log.panic) && TERMINATED(back->log.origin) && TERMINATED(back->log.detail) &&
+		       TERMINATED(back->log.release) && TERMINATED(back->log.first_oops) &&
+		       TERMINATED(back->log.warn_origin) && TERMINATED(back->log.warn_where) &&
+		       TERMINATED(back->log.warn_func)))
+		*why = "a text of the log summary is not terminated";
+	if (!*why && back->n_notes > OL_NOTES)
+		*why = "more notes than the report holds";
+	for (i = 0; i < OL_NOTES && !*why; i++)
+		if (!TERMINATED(back->notes[i]))
+			*why = "a note is not terminated";
+	if (!*why && (back->log.setting < OL_V_NONE || back->log.setting >= OL_NVARS ||
+		      back->setting < OL_V_NONE || back->setting >= OL_NVARS))
+		*why = "a setting is out of range";
+	if (!*why && !ol_log_context_known(back->log.context))
+		*why = "the log's context is none of panics.def's";
+	if (*why)
+		return false;
+	back->program = r->program;
+	back->reason = r->reason;
+	back->log.reason = r->log.reason;
+	back->capture = r->capture;
+	*r = *back;
+	return true;
+}
+
+/*
+ * How long the child may read: a dump whose reading never ends (a loop in
+ * damaged page tables, a device that stalls) costs the dump, not the
+ * report.  $OOPSLIMIT_READ_SECONDS for tests.
+ */
+static int read_limit_ms(void)
+{
+	const char *e = getenv("OOPSLIMIT_READ_SECONDS");
+	char *end;
+	long s;
+
+	if (e && *e) {
+		errno = 0;
+		s = strtol(e, &end, 10);
+		if (!errno && !*end && s > 0 && s <= 86400)
+			return (int)(s * 1000);
+	}
+	return 300 * 1000;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * read_all with a deadline (a CLOCK_MONOTONIC time in ms): what came before
+ * it; *late is set when the deadline passed first.
+ */
+static size_t read_until(int fd, void *buf, size_t len, long long deadline, bool *late)
 {
 	char *p = buf;
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = read(fd, p + got, len - got);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t n;
+		int pr;
 
+		if (left <= 0) {
+			*late = true;
+			break;
+		}
+		pr = poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0)
+			break;
+		if (pr == 0) {
+			*late = true;
+			break;
+		}
+		n = read(fd, p + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -303,15 +406,34 @@ static bool read_dump_apart(const char *path, struct ol_report *r, bool ring)
 		_exit(write_all(fds[1], &opened, 1) || write_all(fds[1], r, sizeof(*r)) ? 1 : 0);
 	}
 	close(fds[1]);
-	got = read_all(fds[0], &opened, 1);
-	if (got == 1)
-		got += read_all(fds[0], &back, sizeof(back));
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (got == 1 + sizeof(back) && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		*r = back;
-		return opened;
+	{
+		int limit = read_limit_ms();
+		long long deadline = now_ms() + limit;
+		bool late = false;
+		const char *why = NULL;
+
+		got = read_until(fds[0], &opened, 1, deadline, &late);
+		if (got == 1)
+			got += read_until(fds[0], &back, sizeof(back), deadline, &late);
+		close(fds[0]);
+		if (late)
+			kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (late) {
+			snprintf(r->dump_error, sizeof(r->dump_error), "%s could not be read: the reader took "
+				 "more than %d s and was stopped", path, limit / 1000);
+			return false;
+		}
+		if (got == 1 + sizeof(back) && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			if (opened != 0 && opened != 1)
+				why = "its answer is neither opened nor not";
+			else if (take_back(r, &back, &why))
+				return opened;
+			snprintf(r->dump_error, sizeof(r->dump_error), "%s could not be read: the reader's "
+				 "answer does not hold (%s): not taken", path, why);
+			return false;
+		}
 	}
 	if (WIFSIGNALED(status))
 		snprintf(r->dump_error, sizeof(r->dump_error), "%s could not be read: reading it killed "
@@ -583,7 +705,7 @@ int main(int argc, char **argv)
 	bool opened;
 	char *def_log = NULL, *end;
 	struct stat st;
-	int c, rc = 0;
+	int c, rc = 0, removed_more = 0;
 	long reserve = 0, crash_time = -1, dump_size = -1;
 	unsigned int wflags = 0;
 	bool pstore = false;
@@ -634,12 +756,15 @@ int main(int argc, char **argv)
 			snprintf(cap->failure_action, sizeof(cap->failure_action), "%s", optarg);
 			break;
 		case 'R':
-			if (cap->n_removed == OL_REMOVED || strlen(optarg) >= sizeof(cap->removed[0])) {
-				warnx("--removed: at most %d names of up to %zu characters", OL_REMOVED,
-				      sizeof(cap->removed[0]) - 1);
-				return 2;
-			}
-			snprintf(cap->removed[cap->n_removed++], sizeof(cap->removed[0]), "%s", optarg);
+			/*
+			 * Retention may remove more than the report lists: the
+			 * report is still written (a refusal here would leave
+			 * the capture "in progress" for good), with a note.
+			 */
+			if (cap->n_removed == OL_REMOVED || strlen(optarg) >= sizeof(cap->removed[0]))
+				removed_more++;
+			else
+				snprintf(cap->removed[cap->n_removed++], sizeof(cap->removed[0]), "%s", optarg);
 			break;
 		case 'x':
 			if (!parse_long(optarg, &cap->collector_exit)) {
@@ -734,6 +859,9 @@ int main(int argc, char **argv)
 	else if (!opened)
 		snprintf(r.log_trouble, sizeof(r.log_trouble),
 			 "no kernel log: the dump could not be read and there is no -l FILE or vmcore-dmesg.txt beside it");
+	if (removed_more)
+		ol_note(&r, "retention removed %d more old dumps than capture.removed lists (it holds %d names)",
+			removed_more, OL_REMOVED);
 	ol_log_done(&r.log);
 	counters_from_log(&r);
 	ol_report_judge(&r);

@@ -13,8 +13,14 @@
 #   oopslimit.failure_target=FSTYPE:SOURCE  oopslimit.failure_path=DIR
 #                                    the fallback directory (below)
 #   oopslimit.keep=N  oopslimit.min_free=BYTES   retention (below)
+#   oopslimit.deadline=SECONDS       the whole capture's time limit (below)
 # (path is the directory within the target, whatever the running system
 # mounts it as: "/" for a disk mounted at /var/crash.)
+#
+# A capture that has not ended within oopslimit.deadline seconds (a dump
+# server that stops reading mid-stream, a disk that hangs) is stopped, and
+# the failure action taken, with "did not finish within its deadline" as the
+# failure.
 #
 # When the target cannot be mounted, the dump directory cannot be made, or
 # the dump cannot be saved on it (makedumpfile fails, less than min_free is
@@ -26,7 +32,9 @@
 # Retention, in the directory the dump goes to: before the dump, old
 # incomplete dumps (no vmcore) go, oldest first, while there are keep or
 # more dumps or less than min_free is free; then old complete dumps, oldest
-# first, while less than min_free is free.  Only once the new dump is
+# first, as many as it takes to free min_free, and none when all of them
+# would not free it (the capture is then refused for room and keeps
+# them).  Only once the new dump is
 # complete do old complete dumps go to bring the count down to keep, so a
 # failed capture never displaces a complete one.  reason.json's
 # capture.removed names what went.
@@ -46,6 +54,9 @@
 # over the empty marker the loader left there.  The next boot's "last
 # --boot" reads it.
 set -u
+# the dump, the log (kernel addresses, register dumps) and the reports are
+# root's alone: directories 0700, files 0600
+umask 077
 
 say() {
 	echo "oopslimit-capture: $*" >/dev/console 2>/dev/null || echo "oopslimit-capture: $*"
@@ -60,6 +71,11 @@ ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
 mount_wait=$ol_mount_wait final=$ol_final failure=$ol_failure
 keep=$ol_keep min_free=$ol_min_free
+# With a deadline the capture runs twice: this run only waits for its child
+# (below, "the capture"), which loads the drivers and assembles the layers
+# within the deadline, so that a layer that hangs is stopped too.
+waiter=no
+[ "${ol_deadline:-0}" = 0 ] || [ "${1:-}" = --within-deadline ] || waiter=yes
 # Scratch files (the log before there is a directory for it, makedumpfile's
 # messages): a directory of this run's own, never fixed names in /tmp.
 work=$(mktemp -d /tmp/oopslimit-capture.XXXXXX) || work=''
@@ -70,7 +86,7 @@ mdlog=${work:+$work/makedumpfile.log}
 # disk drivers, its file system), found when the image was built; a kernel
 # with them built in has none to load.  What failed is kept for the report.
 modfail=''
-if [ -s /etc/oopslimit/modules ]; then
+if [ "$waiter" = no ] && [ -s /etc/oopslimit/modules ]; then
 	while read -r m; do
 		merr=$(modprobe "$m" 2>&1 </dev/null) && continue
 		mrc=$?
@@ -120,7 +136,7 @@ assemble() {
 		say "assembled $done_list"
 	fi
 }
-assemble
+[ "$waiter" = yes ] || assemble
 
 # finish [ACTION]: the capture ends with ACTION (default: final_action).
 finish() {
@@ -208,6 +224,7 @@ pruned() {
 			removed="$removed --removed $name"
 			say "retention: removed the $state dump $name" ;;
 		kept) say "warning: retention could not remove the $state dump $name" ;;
+		unreachable) say "retention: removing every old complete dump would leave $((name / 1048576)) MiB short of min_free: they are kept" ;;
 		esac
 	done
 }
@@ -285,7 +302,14 @@ save() {
 	fi
 	mounted=$mp
 	root=$mp${tpath%/}
-	if ! err=$(mkdir -p "$root/$stamp" 2>&1); then
+	# a stamp that is there already (a clock set back) is never reused: its
+	# dump is not overwritten
+	if [ -e "$root/$stamp" ] || [ -L "$root/$stamp" ]; then
+		failure_text="${tpath%/}/$stamp is there already on $source (a clock set back?): not overwritten"
+		say "error: $failure_text"
+		return 1
+	fi
+	if ! err=$({ mkdir -p "$root" && mkdir -m 700 "$root/$stamp"; } 2>&1); then
 		failure_text="cannot create ${tpath%/}/$stamp on $source: $err"
 		say "error: $failure_text"
 		return 1
@@ -412,7 +436,7 @@ ssh_reports() {
 save_ssh() {
 	tgt=$1 tpath=$2
 	ssh_user=${tgt#ssh:} ssh_host=${tgt#ssh:}
-	case $ssh_user in *@*) ssh_user=${ssh_user%%@*} ssh_host=${ssh_host#*@} ;; *) ssh_user=root ;; esac
+	case $ssh_user in *@*) ssh_user=${ssh_user%%@*} ssh_host=${ssh_host#*@} ;; *) ssh_user=oopslimit ;; esac
 	dir='' where=''
 	if [ -z "$work" ]; then
 		failure_text="no scratch directory in /tmp for the files sent to the server"
@@ -443,7 +467,7 @@ save_ssh() {
 	EOF
 	free=$(printf '%s\n' "$out" | sed -n 's/^free //p')
 	dir=$work/$stamp
-	mkdir -p "$dir"
+	mkdir "$dir"
 	where="$tgt ${tpath%/}/$stamp"
 	say "dump directory: ${tpath%/}/$stamp on $ssh_user@$ssh_host ($ol_net_ip)"
 	vmcore-dmesg /proc/vmcore >"$dir/vmcore-dmesg.txt" 2>/dev/null ||
@@ -509,8 +533,40 @@ save_target() {
 }
 
 # --- the capture ------------------------------------------------------------------------
-crash_time=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-stamp=$(date -u +%Y-%m-%d-%H%M%S)
+crash_time=${OOPSLIMIT_CAPTURE_TIME:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
+stamp=${OOPSLIMIT_CAPTURE_STAMP:-$(date -u +%Y-%m-%d-%H%M%S)}
+# One deadline for the whole capture (oopslimit.deadline, capture_deadline
+# in kdump.conf): the capture runs again as a child of timeout, which kills
+# it and all it started (makedumpfile, ssh, mount: its process group) when
+# the time is up; then the failure action runs here.  A child that finishes
+# in time ends the machine itself: it never returns.
+if [ "$waiter" = yes ]; then
+	OOPSLIMIT_CAPTURE_TIME=$crash_time OOPSLIMIT_CAPTURE_STAMP=$stamp \
+		timeout -s KILL "$ol_deadline" "$0" --within-deadline
+	rc=$?
+	if [ $rc -eq 137 ] || [ $rc -eq 124 ]; then
+		failure_text="the capture did not finish within its deadline of $ol_deadline s (capture_deadline): stopped"
+	else
+		failure_text="the capture ended without its final action (status $rc)"
+	fi
+	say "error: $failure_text"
+	# a stalled network file system is let go, not synced
+	umount -l /oopslimit-target 2>/dev/null
+	removed='' mounted='' dir='' where=''
+	if [ "$failure" = fallback ] && [ -n "$ol_failure_target" ]; then
+		umount -l /oopslimit-fallback 2>/dev/null
+		say "failure action: saving to the fallback $ol_failure_target, directory $ol_failure_dir"
+		prior="dump target $target: $failure_text"
+		# its own stamp: the one that timed out may have a directory there
+		stamp=$(date -u +%Y-%m-%d-%H%M%S)
+		save "$ol_failure_target" '' "$ol_failure_dir" /oopslimit-fallback
+		[ $? -ne 1 ] || report --capture failed --failure-action fallback --error "$prior; the fallback: $failure_text"
+		finish
+	fi
+	report --capture failed --failure-action "$failure" --error "$failure_text"
+	say "failure action: $failure"
+	finish "$failure"
+fi
 say "capturing to ${target:-nowhere}${path} (collector: makedumpfile $(echo "$collector" | tr , ' '); failure action: $failure${ol_failure_target:+ to $ol_failure_target, directory $ol_failure_dir})"
 removed='' prior='' mounted='' dir='' where=''
 if [ -z "$target" ] || [ "${target%%:*}" = "$target" ] || [ -z "${target#*:}" ]; then

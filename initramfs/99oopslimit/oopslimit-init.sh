@@ -4,6 +4,9 @@
 # the dump and ends with a reboot (or power-off).  It never looks for a root
 # file system and starts no udev: devtmpfs makes the device nodes.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+# everything the capture writes is root's alone (oopslimit-capture sets it
+# too)
+umask 077
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null

@@ -50,6 +50,15 @@ rc=0
 	-t "$t/crash/2026-12-04-072801/reason.txt" \
 	"$t/no-vmcore" 2>/dev/null || rc=$?
 check "the recorder wrote a report from the log (status $rc)" test "$rc" -eq 3 -a -s "$t/crash/2026-12-04-072801/reason.json"
+# retention that removed more than the report lists: still a report, with a note
+rm_args=()
+for i in $(seq -w 1 17); do rm_args+=(--removed "2020-01-$i-000000"); done
+rc=0
+"$recorder" -l "$top/tests/unit/warn-limit-dmesg.txt" -j "$t/removed.json" --capture complete \
+	"${rm_args[@]}" "$t/no-vmcore" 2>/dev/null || rc=$?
+check "a 17th --removed: the report is written (status $rc), 16 names and a note" \
+	test "$rc" -eq 3 -a "$(jq '.capture.removed | length' "$t/removed.json" 2>/dev/null)" = 16 -a \
+	"$(jq '[.notes[] | select(test("1 more old dumps"))] | length' "$t/removed.json" 2>/dev/null)" = 1
 # the dump path on an ext4 file system, for "target auto"
 printf '26 1 254:0 / %s rw,relatime - ext4 /dev/vda rw\n' "$t" >"$t/mountinfo"
 printf 'target auto\npath %s/crash\nmetrics_dir %s/prom\n' "$t" "$t" >"$t/kdump.conf"
@@ -119,6 +128,34 @@ check "status: no oops rate with oops_limit 0" grep -q '^oops rate: .*oops_limit
 out=$(kd status 2>&1 || true)
 check "status: no rate without samples" grep -q '^warn rate: *no rate yet' <<<"$out"
 
+# metrics_dir belongs to another user (prometheus): one who swaps the
+# temporary for a symbolic link while it is written must not have the
+# writer chmod or fill the link's target.  A racing loop does the swap.
+echo precious >"$t/victim"
+chmod 600 "$t/victim"
+(
+	while [ ! -e "$t/stop" ]; do
+		for f in "$t"/prom/oopslimit.prom.tmp.*; do
+			[ -f "$f" ] && [ ! -L "$f" ] && ln -sfn "$t/victim" "$f" 2>/dev/null
+		done
+	done
+) &
+racer=$!
+for _ in $(seq 80); do
+	kd metrics >/dev/null 2>&1 || true
+	# a link renamed over the name is refused by the next run: start again
+	[ ! -L "$prom" ] || rm -f "$prom"
+done
+touch "$t/stop"
+wait "$racer" || true
+find "$t/prom" -name 'oopslimit.prom.tmp.*' -delete
+check "metrics: a temporary swapped for a link: its target unchanged ($(stat -c '%a' "$t/victim"), $(head -c 20 "$t/victim" | tr '\n' ' '))" \
+	test "$(stat -c %a "$t/victim")" = 600 -a "$(cat "$t/victim")" = precious
+kd metrics
+check "metrics: written again after the race" test -f "$prom" -a ! -L "$prom"
+check "metrics: oopslimit.prom readable by the collector (mode $(stat -c %a "$prom" 2>/dev/null))" \
+	test "$(stat -c %a "$prom" 2>/dev/null)" = 644
+
 # bad directories: one line, once; status 4; nothing written
 bad() { # bad DESCRIPTION EXPECTED-TEXT
 	local rc=0 rc2=0 out out2
@@ -147,6 +184,18 @@ rm -f "$prom"
 kd metrics
 check "metrics: written again once the directory serves" test -f "$prom" -a ! -e "$t/run/metrics-trouble"
 check "metrics: a relative metrics_dir refused" bash -c "printf 'metrics_dir prom\n' >>'$t/kdump.conf'; ! '$top/kdump/oopslimit-kdump' -c '$t/kdump.conf' metrics 2>/dev/null"
+
+# estimate on a machine past 2 GiB: mawk prints a product over 2^31 as
+# 2.52762e+10, which the shell cannot count with
+python3 -c 'import struct, sys; b = bytearray(4096); b[514:518] = b"HdrS"; b[608:612] = struct.pack("<I", 20 << 20); sys.stdout.buffer.write(b)' >"$t/bzImage"
+head -c 3000000 /dev/zero | gzip >"$t/initrd.gz"
+printf 'MemTotal:       25165824 kB\n' >"$t/meminfo"
+printf 'target auto\npath %s/crash\nkernel %s/bzImage\ninitrd %s/initrd.gz\n' "$t" "$t" "$t" >"$t/estimate.conf"
+est=$(OL_MEMINFO=$t/meminfo OOPSLIMIT_KDUMP_SYS=$t/sys OOPSLIMIT_KDUMP_PROC=$t/proc OOPSLIMIT_KDUMP_VAR=$t/var \
+	OOPSLIMIT_KDUMP_STATE=$t/run "$top/kdump/oopslimit-kdump" -c "$t/estimate.conf" estimate 2>&1) || true
+check "estimate on 24 GiB: 2 MiB of bitmaps (1.5, rounded up), 38 MiB needed of 256: $(echo "$est" | tr '\n' ' ')" \
+	test "$(echo "$est" | grep -c -e '^makedumpfile: *2 MiB of bitmaps for 24576 MiB' -e '^needed: *38 MiB$' \
+		-e 'crashkernel=38M is the least')" -eq 3
 
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,20 +14,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd -P)
 recorder=${1:?usage: pstore-boot.sh RECORDER}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-n=0 failed=0
 fixture=$top/tests/unit/pstore/dmesg-ramoops-0
-
-check() { # check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tap.sh
+. "$top/tests/unit/tap.sh"
 
 mkdir -p "$t/sys" "$t/proc/kernel/random" "$t/var" "$t/run" "$t/crash" "$t/live" "$t/archive"
 printf '26 1 254:0 / %s rw,relatime - ext4 /dev/vda rw\n' "$t" >"$t/mountinfo"
@@ -63,18 +52,18 @@ cp "$fixture" "$t/live/dmesg-ramoops-1"
 touch -d "@$((start - 7200))" "$t/live/dmesg-ramoops-1"
 out=$(boot 2)
 check "the record of the boot before: judged, said once: $(grep 'last panic' <<<"$out")" \
-	grep -q "^oopslimit-kdump: last panic $t/var/pstore/[0-9-]*: no capture (kdump was not loaded, or stopped before it); the log from pstore dmesg-ramoops-0; verdict warn_limit$" <<<"$out"
+	grep -q "^oopslimit-kdump: last panic $t/var/pstore/[0-9-]*: no capture (kdump was not loaded, or stopped before it); the log from pstore dmesg-ramoops-0; verdict warn_limit; signature warn_limit: WARNING in oopslimit_test_warning$" <<<"$out"
 check "the older record: skipped, from an earlier boot" \
 	grep -q "pstore record $t/live/dmesg-ramoops-1 skipped: .*before the last boot began: from an earlier boot" <<<"$out"
 rep=$(echo "$t"/var/pstore/*/reason.json)
-check "the report: schema 2, counters null, counters_source none, the record it came from" \
-	bash -c "grep -q '\"schema\": 2' '$rep' && grep -q '\"warn_count\": null' '$rep' &&
+check "the report: schema 3, counters null, counters_source none, the record it came from" \
+	bash -c "grep -q '\"schema\": 3' '$rep' && grep -q '\"warn_count\": null' '$rep' &&
 		grep -q '\"counters_source\": \"none\"' '$rep' && grep -q '\"log_from\": \"pstore dmesg-ramoops-0\"' '$rep' &&
 		grep -q '\"crash_time\": \"$(date -u -d "@$((start - 1800))" +%Y-%m-%dT%H:%M:%SZ)\"' '$rep'"
 check "the record copied beside the report" cmp -s "$fixture" "$(dirname "$rep")/dmesg-ramoops-0"
 out=$(kd last 2>&1)
 check "last: the report" grep -q 'VERDICT: warn_limit (origin: kernel)' <<<"$out"
-check "last: then the summary" grep -q 'verdict warn_limit$' <<<"$(tail -n 1 <<<"$out")"
+check "last: then the summary" grep -q 'verdict warn_limit; signature warn_limit: WARNING in oopslimit_test_warning$' <<<"$(tail -n 1 <<<"$out")"
 out=$(boot 3)
 check "the next boot: nothing said again ($out)" test -z "$out"
 
@@ -123,5 +112,4 @@ touch -d "@$((start - 10))" "$t/live/dmesg-ramoops-6"
 out=$(boot 7)
 check "pstore no: the record left alone ($out)" bash -c "! grep -q ramoops-6 <<<'$out'"
 
-echo "$((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done
