@@ -1,19 +1,25 @@
 #!/bin/bash
-# The README's command lines, run: every `crash ...` and `oopslimit-kdump ...`
-# it shows in a code span, so that a line a reader copies is one the tool
-# accepts.  Nothing here touches the machine: crash gets files that do not
-# exist in place of the README's vmlinux and vmcore (and must complain about
-# those, not about a word it took for a file), and oopslimit-kdump a config
+# A page's command lines, run, and its links followed: every `crash ...`,
+# `oopslimit-kdump ...` and `make ...` it shows in a code span, so that a line
+# a reader copies is one the tool accepts, and every relative link, so that
+# it leads somewhere.  Nothing here touches the machine: crash gets files that
+# do not exist in place of the page's vmlinux and vmcore (and must complain
+# about those, not about a word it took for a file), oopslimit-kdump a config
 # that does not exist (and must get as far as reading it: its arguments were
-# accepted).  One line per command, then "N checked, N failed"; exit 1 on a
-# failure.
+# accepted), and a make line is held against its Makefile (each target a rule
+# there, each VAR=VALUE a variable it uses), never run.  A link is to a file
+# or directory that exists, and its #anchor, in a Markdown page, to one of
+# that page's headings.  One line per command and per broken link, then
+# "N checked, N failed"; exit 1 on a failure.
 #
-# Usage: tests/readme.sh [README]
+# Usage: tests/readme.sh [PAGE]     (default: README.md; make check runs it on
+#                                    README.md and every docs/*.md)
 set -eu
 # shellcheck source=../scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 readme=${1:-$OOPSLIMIT_TOP/README.md}
+dir=$(dirname "$readme")
 [ -r "$readme" ] || die "cannot read $readme"
 command -v crash >/dev/null || die "crash is missing: run scripts/deps.sh"
 tmp=$(mktemp -d)
@@ -25,14 +31,32 @@ bad() {
 	failed=$((failed + 1))
 }
 
-# The code spans that are command lines of ours (not synopses with [...]).
+# The code spans that are command lines of ours (not synopses with [...]),
+# outside fenced blocks, a span that a line break cuts taken whole.
 # shellcheck disable=SC2016  # backquotes, not an expansion
-mapfile -t lines < <(grep -o '`[^`]*`' "$readme" | tr -d '`' |
-	grep -E '^(crash|oopslimit-kdump) ' | grep -v '[][]' | sort -u)
+mapfile -t lines < <(awk '/^```/ { fenced = !fenced; next } !fenced' "$readme" | tr -s '\n ' '  ' |
+	grep -o '`[^`]*`' | tr -d '`' | grep -E '^(crash|oopslimit-kdump|make) ' | grep -v '[][]' | sort -u)
+
+# Is $2 a rule's target in Makefile $1, and is $3 a variable it reads?
+make_target() {
+	grep -Eq "^([^:#=[:space:]]+ )*$2( [^:#=]*)?:([^=]|$)" "$1"
+}
+make_variable() {
+	grep -Fq "\$($2)" "$1"
+}
+
+# The GitHub anchor of each heading of Markdown page $1: lower case, the
+# punctuation but - and _ dropped, spaces made -.
+anchors() {
+	sed -n 's/^#\{1,6\} \(.*\)$/\1/p' "$1" | tr '[:upper:]' '[:lower:]' |
+		sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
 
 for line in "${lines[@]}"; do
 	checked=$((checked + 1))
-	read -r -a words <<<"$line"
+	# a quoted value ("warn-limit debian-nfs-target") is one word
+	# shellcheck disable=SC2001  # a pattern with [^"], not a glob
+	read -r -a words <<<"$(sed 's/"[^"]*"/QUOTED/g' <<<"$line")"
 	case ${words[0]} in
 	crash)
 		# the README's placeholders become files that are not there
@@ -54,7 +78,7 @@ for line in "${lines[@]}"; do
 	oopslimit-kdump)
 		# only commands that read the config before anything else
 		case ${words[1]:-} in
-		load | check | estimate | last | test | cmdline | policy | rebuild) ;;
+		load | check | estimate | last | test | cmdline | policy | rebuild | metrics) ;;
 		*)
 			bad "$line" "not a command this check runs safely (it reads the config first): ${words[1]:-none}"
 			continue ;;
@@ -67,7 +91,46 @@ for line in "${lines[@]}"; do
 		else
 			bad "$line" "status $rc: $(head -n 1 <<<"$out")"
 		fi ;;
+	make)
+		mk=$OOPSLIMIT_TOP/Makefile
+		set -- "${words[@]:1}"
+		if [ "${1:-}" = -C ]; then
+			mk=$OOPSLIMIT_TOP/${2:-}/Makefile
+			shift 2 || true
+		fi
+		if [ ! -r "$mk" ]; then
+			bad "$line" "no Makefile ${mk#"$OOPSLIMIT_TOP"/}"
+			continue
+		fi
+		why=
+		for w in "$@"; do
+			case $w in
+			*=*) make_variable "$mk" "${w%%=*}" || why="${mk#"$OOPSLIMIT_TOP"/} does not use ${w%%=*}" ;;
+			-*) why="an option this check does not know: $w" ;;
+			*) make_target "$mk" "$w" || why="${mk#"$OOPSLIMIT_TOP"/} has no target $w" ;;
+			esac
+			[ -z "$why" ] || break
+		done
+		if [ -z "$why" ]; then echo "ok: \`$line\`"; else bad "$line" "$why"; fi ;;
 	esac
+done
+
+# The relative links: [text](target) and [text](target#anchor).
+mapfile -t links < <(grep -o '\](\([^)]*\))' "$readme" | sed 's/^](\(.*\))$/\1/' |
+	grep -Ev '^(https?|mailto|ftp):' | sort -u)
+for link in "${links[@]}"; do
+	checked=$((checked + 1))
+	file=${link%%#*} anchor=
+	case $link in *'#'*) anchor=${link#*#} ;; esac
+	target=$readme
+	[ -z "$file" ] || target=$dir/$file
+	if [ ! -e "$target" ]; then
+		bad "($link)" "no such file: ${target#"$OOPSLIMIT_TOP"/}"
+	elif [ -n "$anchor" ] && [ -f "$target" ] && ! anchors "$target" | grep -qxF -- "$anchor"; then
+		bad "($link)" "no heading in ${target#"$OOPSLIMIT_TOP"/} has the anchor #$anchor"
+	else
+		echo "ok: ($link)"
+	fi
 done
 echo "$checked checked, $failed failed"
 [ $failed -eq 0 ] && [ $checked -gt 0 ]
