@@ -3,12 +3,14 @@
 # bench/results.md with the machine, the command and, for each figure, the
 # median of several runs; ratios are taken within the same runs.
 #
-# Usage: scripts/bench.sh [-r RUNS] [oops|capture|crashkernel|analysis|targets...]
+# Usage: scripts/bench.sh [-r RUNS] [oops|capture|crashkernel|analysis|targets|triage...]
 #   -r   runs per figure (default 5; the median is reported)
 # Default: the first four parts.  make bench runs it.  "targets" (the
 # smallest crashkernel= for each kind of dump target, Debian guests, about
 # 3 minutes a try under TCG; OOPSLIMIT_TARGETS names the kinds) runs only
-# when asked: make bench PARTS=targets.
+# when asked: make bench PARTS=targets.  "triage" (oopslimit-triage over a
+# generated dump server tree of 100,000 reports; no guest) runs by default
+# too.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,12 +27,22 @@ done
 shift $((OPTIND - 1))
 [[ $runs =~ ^[1-9][0-9]?$ ]] || die "-r takes a number of runs from 1 to 99, not '$runs'"
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(oops capture crashkernel analysis)
+[ ${#parts[@]} -gt 0 ] || parts=(oops capture crashkernel analysis triage)
+guests=0
 for p in "${parts[@]}"; do
-	case $p in oops | capture | crashkernel | analysis | targets) ;; *) die "unknown part '$p'" ;; esac
+	case $p in
+	oops | capture | crashkernel | analysis | targets) guests=1 ;;
+	triage) ;;
+	*) die "unknown part '$p'" ;;
+	esac
 done
 
-scenario_setup >&2
+# the kernels and images, for the parts that boot a guest
+if [ "$guests" -eq 1 ]; then
+	scenario_setup >&2
+else
+	: "${OOPSLIMIT_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/oopslimit}"
+fi
 work=$OOPSLIMIT_CACHE/bench
 mkdir -p "$work"
 out=$OOPSLIMIT_TOP/bench/results.md
@@ -323,7 +335,38 @@ bench_analysis() {
 	fi
 }
 
-accel_name=$(known_accel)
+# --- the fleet summary ------------------------------------------------------------
+# oopslimit-triage over 100,000 reports of 500 hosts in 8 known groups
+# (tests/triage-tree.py), the tree made once and kept in the cache; the
+# output must be the generator's expected groups exactly.  find(1) over the
+# same tree is the floor: the walk alone.
+bench_triage() {
+	local tree=$work/triage-tree i t0 times=() floor=()
+	make -s -C "$OOPSLIMIT_TOP/kdump" O="$work" "$work/oopslimit-triage" >&2 ||
+		die "cannot build oopslimit-triage"
+	if [ ! -e "$tree/.complete" ]; then
+		say "triage: generating 100,000 reports"
+		rm -rf "$tree"
+		python3 "$OOPSLIMIT_TOP/tests/triage-tree.py" "$tree/root" 100000 500 "$tree/expected.csv" ||
+			die "cannot generate the triage tree"
+		touch "$tree/.complete"
+	fi
+	say "triage: $runs runs over 100,000 reports"
+	for i in $(seq "$runs"); do
+		t0=$(now_ms)
+		"$work/oopslimit-triage" --csv "$tree/root" >"$work/triage.csv" || die "oopslimit-triage failed"
+		times+=("$(secs_since "$t0")")
+		cmp -s "$work/triage.csv" "$tree/expected.csv" || die "oopslimit-triage: the groups differ from the tree's"
+		t0=$(now_ms)
+		find "$tree/root" -name reason.json >/dev/null
+		floor+=("$(secs_since "$t0")")
+	done
+	emit "## Fleet summary" "" \
+		"oopslimit-triage --csv over 100,000 reason.json files of 500 hosts (8 groups, exact): $(printf '%s\n' "${times[@]}" | median) s (target: at most 2 s);" \
+		"find(1) over the same tree, the walk alone: $(printf '%s\n' "${floor[@]}" | median) s; load average $(cut -d' ' -f1 /proc/loadavg) during the runs." ""
+}
+
+accel_name=$([ "$guests" -eq 0 ] || known_accel)
 for p in "${parts[@]}"; do
 	body=$(mktemp "$work/part-$p.md.tmp.XXXXXX")
 	t0=$(now_ms)
@@ -338,12 +381,16 @@ done
 	# shellcheck disable=SC2016  # backquotes are Markdown here
 	printf 'Written by `make bench` (`scripts/bench.sh`); every figure is a median of several runs, and\n'
 	printf 'ratios compare runs made together.\n\n'
-	printf 'Machine: %s, %s cores, %s GiB; QEMU %s (%s); guest kernel %s (tinyconfig + patches/guest.config).\n\n' \
+	printf 'Machine: %s, %s cores, %s GiB' \
 		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
-		"$(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)" \
-		"$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')" "$accel_name" \
-		"$(cat "$limits_dir/kernelrelease")"
-	for p in oops capture crashkernel analysis targets; do
+		"$(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)"
+	if [ "$guests" -eq 1 ]; then
+		printf '; QEMU %s (%s); guest kernel %s (tinyconfig + patches/guest.config)' \
+			"$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')" \
+			"$accel_name" "$(cat "$limits_dir/kernelrelease")"
+	fi
+	printf '.\n\n'
+	for p in oops capture crashkernel analysis targets triage; do
 		[ ! -e "$work/part-$p.md" ] || cat "$work/part-$p.md"
 	done
 } | ol_write_atomic "$out" || die "cannot write $out"

@@ -60,20 +60,35 @@ static_checks() {
 	done < <(series_patches all)
 
 	mapfile -t shells < <(shell_scripts)
-	if out=$(cd "$OOPSLIMIT_TOP" && shellcheck -x "${shells[@]}" 2>&1); then
+	# (a shellcheck a core, each on its share of the scripts: most of the
+	# time goes to the files they source, which each run reads again)
+	local cores share
+	cores=$(nproc)
+	share=$(((${#shells[@]} + cores - 1) / cores))
+	if out=$(cd "$OOPSLIMIT_TOP" && printf '%s\0' "${shells[@]}" | xargs -0 -n "$share" -P "$cores" shellcheck -x 2>&1); then
 		result OK "shellcheck: ${#shells[@]} scripts"
 	else
 		printf '%s\n' "$out" | sed 's/^/#   /'
 		result FAIL "shellcheck"
 	fi
 
-	# The README's command lines, run (tests/readme.sh): crash's and the
-	# loader's arguments as a reader would copy them.
-	if out=$("$OOPSLIMIT_TOP/tests/readme.sh" 2>&1); then
-		result OK "README's command lines run: $(tail -n 1 <<<"$out")"
+	# Each page's command lines, run, and its links followed
+	# (tests/readme.sh): crash's, the loader's and make's arguments as a
+	# reader would copy them.  The README is a front door: a screen or four.
+	local page lines
+	for page in "$OOPSLIMIT_TOP"/README.md "$OOPSLIMIT_TOP"/docs/*.md; do
+		if out=$("$OOPSLIMIT_TOP/tests/readme.sh" "$page" 2>&1); then
+			result OK "${page#"$OOPSLIMIT_TOP"/}: command lines run, links lead somewhere: $(tail -n 1 <<<"$out")"
+		else
+			grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+			result FAIL "${page#"$OOPSLIMIT_TOP"/}: command lines run, links lead somewhere"
+		fi
+	done
+	lines=$(wc -l <"$OOPSLIMIT_TOP/README.md")
+	if [ "$lines" -le 220 ]; then
+		result OK "README.md is a front door: $lines lines (at most 220)"
 	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "README's command lines run"
+		result FAIL "README.md is $lines lines, over 220: move reference material into docs/"
 	fi
 
 	# The loader's "target auto": the file system that holds the dump path
@@ -138,6 +153,15 @@ static_checks() {
 	else
 		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
 		result FAIL "live metrics: oopslimit.prom, the rate, bad directories"
+	fi
+
+	# The fleet summary over a generated dump server tree, and the files it
+	# must skip (tests/unit/triage.sh).
+	if out=$("$OOPSLIMIT_TOP/tests/unit/triage.sh" "$unit/oopslimit-triage" 2>&1); then
+		result OK "fleet summary: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "fleet summary: oopslimit-triage's groups, --json, --since, the files it skips"
 	fi
 
 	# A panic's pstore record judged at the next boot, and the records that

@@ -73,20 +73,35 @@ finish() {
 stage "packages (scripts/deps.sh)"
 "$OOPSLIMIT_TOP/scripts/deps.sh"
 test_begin
+# The kernels build from here, in a process group of their own, and the
+# Debian guests' images, reader roots and kernels are made
+# (scripts/scenario.sh, debian_prefetch), both in the background: the fast
+# lane uses a core and a bit, and the kernel build is the longest wait of
+# the run, so it takes what the fast lane leaves.
+kernels_log=$(mktemp)
+read -r -a variants <<<"${OOPSLIMIT_VARIANTS:-limits baseline}"
+setsid "$OOPSLIMIT_TOP/scripts/build-kernel.sh" "${variants[@]}" >"$kernels_log" 2>&1 </dev/null &
+kernels_pid=$!
+prefetch_log=$(mktemp)
+debian_prefetch "$prefetch_log" "${scenarios[@]}"
 if [ -z "$only" ]; then
-	stage "fast lane (tests/check.sh)"
+	stage "fast lane (tests/check.sh; the kernels build beside it)"
 	static_checks
 	if [ "$failed" -ne 0 ]; then
 		note "the fast lane failed: nothing boots until it passes"
+		kill -TERM -- "-$kernels_pid" 2>/dev/null || :
+		kill "$prefetch_pid" 2>/dev/null || :
+		rm -f "$kernels_log" "$prefetch_log"
 		finish
 	fi
 fi
 
-# The Debian guests' images, reader roots and kernels, made in the
-# background while the kernels build (scripts/scenario.sh, debian_prefetch).
-stage "kernels and images (scenario_setup; the Debian ones in the background)"
-prefetch_log=$(mktemp)
-debian_prefetch "$prefetch_log" "${scenarios[@]}"
+stage "kernels and images (what is left of the build; the Debian ones in the background)"
+if ! wait "$kernels_pid"; then
+	sed 's/^/#   /' "$kernels_log"
+	die "building the kernels failed: $(tail -n 1 "$kernels_log")"
+fi
+rm -f "$kernels_log"
 scenario_setup
 note "capture initramfs (dracut): $(du -k "$capture_initrd" | cut -f1) KiB compressed, $(zcat "$capture_initrd" | wc -c | awk '{ printf "%d", $1 / 1024 }') KiB unpacked"
 note "series mode: $(cat "$limits_dir/series-mode") (shipped = the tree carries it; baseline reverse-applies it)"
@@ -151,6 +166,15 @@ rm -f "$prefetch_log"
 if [ -n "$only" ]; then
 	finish
 	exit 0
+fi
+# Debian's stock kernel through the verifier (one Debian guest, the longest
+# check after the scenarios, a core of its own) runs in the background from
+# here, beside the checks below, and is reported after them.
+stock_pid='' stock_t0=''
+if stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh" 2>"$scratch/stock.err"); then
+	stock_t0=$(now_ms)
+	background verify-stock "$OOPSLIMIT_TOP/scripts/verify.sh" -d "$stock" -j "$scratch/junit-debian.xml" debian-warn-limit
+	stock_pid=$!
 fi
 stage "help, the packaged extension"
 
@@ -257,38 +281,6 @@ expect_verify_error "a missing vmlinux" "cannot read the vmlinux" -c "$limits_di
 printf 'kernel limits\nstep kdump load\nexpect capture complete\nwarp 9\n' >"$scratch/bad.scn"
 expect_verify_error "a scenario with an unknown key" "bad.scn:4: unknown key 'warp'" -c "$limits_dir/config" "$scratch/bad.scn"
 
-# A distribution's kernel: Debian's stock cloud kernel, as packages, in the
-# Debian guest (one scenario: each takes minutes under TCG).
-verify=("$OOPSLIMIT_TOP/scripts/verify.sh")
-if stock=$("$OOPSLIMIT_TOP/scripts/stock-kernel.sh" 2>"$scratch/stock.err"); then
-	rc=0
-	out=$("${verify[@]}" -d "$stock" -j "$scratch/junit-debian.xml" debian-warn-limit 2>&1) || rc=$?
-	if [ $rc -eq 0 ] && grep -q '^ok 1 - scenario debian-warn-limit$' <<<"$out" && grep -q '^1 passed, 0 failed$' <<<"$out" &&
-		[ "$(junit_summary "$scratch/junit-debian.xml" 2>&1)" = "1 0 True" ]; then
-		grep -E '^(ok|not ok)|QEMU ran' <<<"$out" | sed 's/^/#   /'
-		result OK "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
-	else
-		printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
-		result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
-	fi
-	# the same kernel without CRASH_DUMP, refused before anything boots
-	mkdir -p "$scratch/nocrash"
-	for f in "$stock"/*; do [ "${f##*/}" = config ] || ln -s "$f" "$scratch/nocrash/"; done
-	grep -v '^CONFIG_CRASH_DUMP=' "$stock/config" >"$scratch/nocrash/config"
-	expect_verify_error "a packaged kernel without CRASH_DUMP, in one line" \
-		"error: CONFIG_CRASH_DUMP is not set; needed for booting as the capture kernel" -d "$scratch/nocrash"
-	# its .debs without the -dbg package, whose vmlinux crash needs
-	mkdir -p "$scratch/nodbg"
-	ln -s "$stock"/debs/linux-image-"$(cat "$stock/kernelrelease")"_*.deb "$stock"/debs/linux-headers-*.deb \
-		"$stock"/debs/linux-kbuild-*.deb "$scratch/nodbg/"
-	expect_verify_error "a directory of .debs without the -dbg package" \
-		"has no linux-image-$(cat "$stock/kernelrelease")-dbg package" -d "$scratch/nodbg"
-else
-	note "scripts/stock-kernel.sh failed: $(tail -n 1 "$scratch/stock.err")"
-	result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
-fi
-
-stage "damage sweeps"
 # --- damaged dumps and fuzzing ------------------------------------------------------------
 # Every damaged variant of a kdump capture (truncations, header fields,
 # flipped bytes, bitmap bits, VMCOREINFO edits, exchanged and shifted
@@ -296,38 +288,32 @@ stage "damage sweeps"
 # wrong file types; seeded) through the recorder built with ASan/UBSan and,
 # for a sample, crash --minimal -x oopslimit: no signal, sanitizer report,
 # hang, invalid JSON, wrong verdict or counter changed without a note
-# (tests/damage/README.md); on the project kernel's capture and on the stock
-# kernel's.
-# (the two sweeps side by side, each a core, each with its own build; make
-# test takes 60 variants of each, every kind among them, make test-full all;
-# the stock capture is debian-warn-limit's, from the verifier's run of it in
-# make test)
-sweeps=(kdump-warn-limit debian-warn-limit) sweep_pids=()
+# (tests/damage/README.md); on the project kernel's capture now, on the
+# stock kernel's (debian-warn-limit, from the verifier's run of it) once the
+# verifier has made it.  make test takes 60 variants of each, every kind
+# among them, make test-full all.
 sample=(SAMPLE=60) crash_sample=8
 [ "$tier" = test ] || sample=() crash_sample=20
-for s in "${sweeps[@]}"; do
+# damage_sweep SCENARIO: the sweep of SCENARIO's newest capture.
+damage_sweep() {
+	local s=$1 cap crash_args=() out
 	cap=$(find "$OOPSLIMIT_CACHE/runs/$s" "$OOPSLIMIT_CACHE"/runs/verify-*/"$s" -name vmcore -printf '%T@ %p\n' \
 		2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
-	[ -n "$cap" ] || continue
-	crash_args=()
-	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE="$crash_sample")
-	background "sweep-$s" make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
-		LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}" "${sample[@]}"
-	sweep_pids+=($!)
-done
-[ ${#sweep_pids[@]} -eq 0 ] || wait "${sweep_pids[@]}"
-for s in "${sweeps[@]}"; do
-	if [ ! -e "$scratch/sweep-$s.rc" ]; then
+	if [ -z "$cap" ]; then
 		note "no $s capture to damage"
 		result FAIL "damage sweep of the $s capture"
-		continue
+		return
 	fi
-	out=$(cat "$scratch/sweep-$s.out")
+	[ "$s" != kdump-warn-limit ] || crash_args=(VMLINUX="$limits_dir/vmlinux" CRASH_SAMPLE="$crash_sample")
+	rc=0
+	out=$(make -s -C "$OOPSLIMIT_TOP/tests/damage" sweep O="$OOPSLIMIT_CACHE/damage/$s" DUMP="$cap" \
+		LOG="$(dirname "$cap")/vmcore-dmesg.txt" "${crash_args[@]}" "${sample[@]}" 2>&1) || rc=$?
 	grep '^# ' <<<"$out" | tail -n 14
 	grep '^not ok' <<<"$out" | head -n 10 | sed 's/^/#   /'
-	check_result "$(cat "$scratch/sweep-$s.rc")" \
-		"damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
-done
+	check_result $rc "damage sweep of the $s capture: $(sed -n 's/^# \([0-9]* variants\).*/\1/p' <<<"$out" | tail -n 1)"
+}
+stage "damage sweep of the project kernel's capture"
+damage_sweep kdump-warn-limit
 # libFuzzer on the log scanner and the dump decoders, seeded with images of
 # the dumps the scenarios left: 20 s each in make test, a minute in make
 # test-full (make fuzz for longer).
@@ -362,6 +348,44 @@ else
 	printf '%s\n' "$out" | sed 's/^/#   /'
 	result FAIL "main job: too small a reservation fails at 'load kdump', naming its log"
 fi
+
+stage "Debian's stock kernel in the verifier (begun after the scenarios), what is left of it"
+# A distribution's kernel: Debian's stock cloud kernel, as packages, in the
+# Debian guest (one scenario: each takes minutes under TCG).
+verify=("$OOPSLIMIT_TOP/scripts/verify.sh")
+if [ -n "$stock_pid" ]; then
+	wait "$stock_pid" || true
+	# (its time is the whole run's, beside the checks above)
+	test_t0=$stock_t0
+	rc=$(cat "$scratch/verify-stock.rc" 2>/dev/null || echo 1)
+	out=$(cat "$scratch/verify-stock.out" 2>/dev/null || true)
+	if [ "$rc" = 0 ] && grep -q '^ok 1 - scenario debian-warn-limit$' <<<"$out" && grep -q '^1 passed, 0 failed$' <<<"$out" &&
+		[ "$(junit_summary "$scratch/junit-debian.xml" 2>&1)" = "1 0 True" ]; then
+		grep -E '^(ok|not ok)|QEMU ran' <<<"$out" | sed 's/^/#   /'
+		result OK "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
+	else
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+		result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
+	fi
+	# the same kernel without CRASH_DUMP, refused before anything boots
+	mkdir -p "$scratch/nocrash"
+	for f in "$stock"/*; do [ "${f##*/}" = config ] || ln -s "$f" "$scratch/nocrash/"; done
+	grep -v '^CONFIG_CRASH_DUMP=' "$stock/config" >"$scratch/nocrash/config"
+	expect_verify_error "a packaged kernel without CRASH_DUMP, in one line" \
+		"error: CONFIG_CRASH_DUMP is not set; needed for booting as the capture kernel" -d "$scratch/nocrash"
+	# its .debs without the -dbg package, whose vmlinux crash needs
+	mkdir -p "$scratch/nodbg"
+	ln -s "$stock"/debs/linux-image-"$(cat "$stock/kernelrelease")"_*.deb "$stock"/debs/linux-headers-*.deb \
+		"$stock"/debs/linux-kbuild-*.deb "$scratch/nodbg/"
+	expect_verify_error "a directory of .debs without the -dbg package" \
+		"has no linux-image-$(cat "$stock/kernelrelease")-dbg package" -d "$scratch/nodbg"
+else
+	note "scripts/stock-kernel.sh failed: $(tail -n 1 "$scratch/stock.err")"
+	result FAIL "verify -d: Debian's stock kernel passes debian-warn-limit in the Debian guest; TAP, JUnit XML"
+fi
+
+stage "damage sweep of the stock kernel's capture"
+damage_sweep debian-warn-limit
 
 if [ -n "$series_pid" ]; then
 	stage "the per-patch builds (scripts/check-series.sh), what is left of them"
