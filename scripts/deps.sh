@@ -15,7 +15,7 @@ packages=(
 	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq zstd
 	python3-drgn python3-jsonschema
 	# the project's own checks
-	shellcheck clang-14 libclang-rt-14-dev
+	shellcheck clang-14 libclang-rt-14-dev man-db
 	# the Debian packages and the Debian guest (scripts/deb.sh, debian-image.sh)
 	debhelper dpkg-dev lintian mmdebstrap
 	# the Debian guest's XFS dump disks, and the partitions of its LVM, md and

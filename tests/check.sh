@@ -91,6 +91,32 @@ static_checks() {
 		result FAIL "README.md is $lines lines, over 220: move reference material into docs/"
 	fi
 
+	# Every man page renders without a warning from man or groff (what
+	# lintian's groff check runs), and the extension's page has each option
+	# of its "help oopslimit" synopsis.
+	local page_err synopsis opt missing_opts
+	for page in "$OOPSLIMIT_TOP"/kdump/*.[1-8] "$OOPSLIMIT_TOP"/crash-ext/*.[1-8]; do
+		page_err=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null) ||
+			page_err="man failed: $page_err"
+		if [ -z "$page_err" ]; then
+			result OK "man page ${page#"$OOPSLIMIT_TOP"/} renders without warnings"
+		else
+			printf '%s\n' "$page_err" | sed 's/^/#   /'
+			result FAIL "man page ${page#"$OOPSLIMIT_TOP"/} renders without warnings"
+		fi
+	done
+	synopsis=$(sed -n '/^static char \*help_oopslimit\[\] = {/,/^};/p' "$OOPSLIMIT_TOP/crash-ext/oopslimit.c" |
+		sed -n '4s/^[[:space:]]*"\(.*\)",$/\1/p')
+	missing_opts=''
+	while read -r opt; do
+		grep -q "^\.RB \[ \\\\$opt \]\$" "$OOPSLIMIT_TOP/crash-ext/crash-oopslimit.7" || missing_opts+=" $opt"
+	done < <(grep -o -- '-[a-z]' <<<"$synopsis")
+	if [ -n "$synopsis" ] && [ -z "$missing_opts" ]; then
+		result OK "crash-oopslimit(7) has every option of help oopslimit: $synopsis"
+	else
+		result FAIL "crash-oopslimit(7) lacks options of help oopslimit ($synopsis):$missing_opts"
+	fi
+
 	# The loader's "target auto": the file system that holds the dump path
 	# and the directory within it, from mount tables (tests/unit/mountinfo).
 	if out=$("$OOPSLIMIT_TOP/tests/unit/auto-target.sh" 2>&1); then
