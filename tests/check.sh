@@ -199,6 +199,15 @@ static_checks() {
 		result FAIL "pstore at boot: which records are judged, which skipped"
 	fi
 
+	# The recorder's time limit on a dump whose reads stall
+	# (tests/unit/reader-deadline.sh).
+	if out=$("$OOPSLIMIT_TOP/tests/unit/reader-deadline.sh" "$unit/oopslimit-reason" 2>&1); then
+		result OK "a stalled dump read: the reader stopped at its limit, the verdict kept: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "a stalled dump read: the reader stopped at its limit, the verdict kept"
+	fi
+
 	# What a clean chroot's package build needs, checked here without one: every
 	# header the two builds read comes from build-essential or from a package
 	# debian/control's Build-Depends names (crash's defs.h includes zlib.h, which
