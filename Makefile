@@ -37,7 +37,8 @@ capture-initramfs: kernel
 	scripts/capture-initramfs.sh "$$(cat "$$(scripts/build-kernel.sh limits)/kernelrelease")"
 
 # The crash extension, crash-ext/oopslimit.so (make -C crash-ext install to
-# install it for crash -x), and the recorder, kdump/oopslimit-reason.
+# install it for crash -x), and the readers of recorder/ (oopslimit-reason,
+# oopslimit-triage), built through kdump/.
 crash-ext: deps
 	$(MAKE) -C crash-ext
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How a decoder reads a dump, whoever opened it: the recorder through
- * libkdumpfile (kdump/dump.c), the crash extension through crash's readmem,
+ * libkdumpfile (recorder/dump.c), the crash extension through crash's readmem,
  * the unit tests and the fuzzers through an image in memory.
  *
  * The decoders (common/kallsyms.c, common/printk.c) only ever see this

@@ -3,7 +3,7 @@
  * One report of one dump: what oopslimit knows about why a kernel panicked.
  *
  * Every reader fills the same struct and hands it to the same judging and
- * the same writers: the capture-side recorder (kdump/oopslimit-reason.c,
+ * the same writers: the capture-side recorder (recorder/oopslimit-reason.c,
  * libkdumpfile) and the crash extension (crash-ext/oopslimit.c, crash's
  * readmem).  A reader fills in
  *   - the kernel's identity (release, live or not, CRASHTIME),

@@ -101,7 +101,7 @@ const char *ol_classify_panic(const char *msg, const char *context, enum ol_var_
 /*
  * True when context is NULL or one of panics.def's context strings itself
  * (the pointer, not a copy): for a struct ol_log that crossed a process
- * boundary (kdump/oopslimit-reason.c's reading child).
+ * boundary (recorder/oopslimit-reason.c's reading child).
  */
 bool ol_log_context_known(const char *context);
 

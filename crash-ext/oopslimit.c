@@ -5,7 +5,7 @@
  *
  * A thin reader: it fills the report of common/report.h through crash's
  * API and leaves the judging and the writing to common/, which the
- * capture-side recorder (kdump/oopslimit-reason.c) shares, so that
+ * capture-side recorder (recorder/oopslimit-reason.c) shares, so that
  * "oopslimit -j" and the capture's reason.json are the same document.
  *
  * Lookups (where is each variable of common/vars.def?), in this order:

@@ -19,10 +19,10 @@ done
 mod=$OOPSLIMIT_TOP/initramfs/99oopslimit
 versions=$(dpkg-query -W -f '${Package} ${Version}\n' dracut-core makedumpfile kexec-tools \
 	libkdumpfile-dev libc6 bash coreutils util-linux 2>/dev/null || true)
-# the recorder is built from kdump/*.[ch] and all of common/ (key_of alone
+# the recorder is built from recorder/*.[ch] and all of common/ (key_of alone
 # first: a file it cannot read must stop the script)
-key=$(key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/*.[ch] \
-	"$OOPSLIMIT_TOP"/kdump/Makefile "$OOPSLIMIT_TOP"/common/* "$0")
+key=$(key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/recorder/*.[ch] \
+	"$OOPSLIMIT_TOP"/recorder/Makefile "$OOPSLIMIT_TOP"/kdump/Makefile "$OOPSLIMIT_TOP"/common/* "$0")
 key=$(printf '%s\n' "$key" "$kver" "$versions" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/initramfs/capture-$key.img
 if [ -e "$out" ]; then
@@ -34,7 +34,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/empty" "$work/dracut/modules.d"
 make -s -C "$OOPSLIMIT_TOP/kdump" O="$work/bin" >"$work/make.log" 2>&1 ||
-	die "building kdump/oopslimit-reason failed: $(tail -n 3 "$work/make.log")"
+	die "building the recorder (recorder/) failed: $(tail -n 3 "$work/make.log")"
 
 # dracut looks for modules only under its base directory: give it one that is
 # the host's plus ours, without touching /usr/lib/dracut.

@@ -33,7 +33,7 @@ shift $((OPTIND - 1))
 
 cd "$OOPSLIMIT_TOP"
 # What the packages are built from: debian/ and the trees its Makefiles read.
-mapfile -t files < <(git ls-files -co --exclude-standard -- debian kdump initramfs common crash-ext |
+mapfile -t files < <(git ls-files -co --exclude-standard -- debian kdump recorder initramfs common crash-ext |
 	while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done)
 [ ${#files[@]} -gt 0 ] || die "no debian/ directory to build from"
 # (key_of alone first: a file it cannot read must stop the script)

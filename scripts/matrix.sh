@@ -37,7 +37,7 @@ OOPSLIMIT_SCENARIOS_ONLY=1 "$OOPSLIMIT_TOP/tests/run.sh" "${names[@]}" >&2 || sa
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-make -s -C "$OOPSLIMIT_TOP/kdump" O="$work" >/dev/null || die "building kdump/oopslimit-reason failed"
+make -s -C "$OOPSLIMIT_TOP/kdump" O="$work" >/dev/null || die "building the recorder (recorder/) failed"
 make -s -C "$OOPSLIMIT_TOP/crash-ext" >/dev/null || die "building the crash extension failed"
 mkdir -p "$work/ext"
 cp "$OOPSLIMIT_TOP/crash-ext/oopslimit.so" "$work/ext/"

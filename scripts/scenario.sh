@@ -425,7 +425,7 @@ scenario_setup() {
 	scratch=$(mktemp -d)
 	# shellcheck disable=SC2064  # expand now: $scratch is set
 	trap "rm -rf '$scratch'" EXIT
-	make -s -C "$OOPSLIMIT_TOP/kdump" O="$scratch" >/dev/null || die "building kdump/oopslimit-reason failed"
+	make -s -C "$OOPSLIMIT_TOP/kdump" O="$scratch" >/dev/null || die "building the recorder (recorder/) failed"
 	reason_bin=$scratch/oopslimit-reason
 	mkdir -p "$scratch/ext"
 	make -s -C "$OOPSLIMIT_TOP/crash-ext" >/dev/null || die "building the crash extension failed"

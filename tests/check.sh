@@ -1,7 +1,7 @@
 #!/bin/bash
 # The fast lane: every check that needs no kernel build and no QEMU, in about
 # a minute.  checkpatch on each patch, shellcheck on every shell script, the C
-# unit tests under ASan and UBSan (and kdump/dump.c's file checks), the
+# unit tests under ASan and UBSan (and recorder/dump.c's file checks), the
 # recorder and the crash extension built
 # with -Werror and installed into a DESTDIR, the report schema against
 # common/vars.def and against the unit tests' documents, and the kernel
@@ -95,7 +95,7 @@ static_checks() {
 	# lintian's groff check runs), and the extension's page has each option
 	# of its "help oopslimit" synopsis.
 	local page_err synopsis opt missing_opts
-	for page in "$OOPSLIMIT_TOP"/kdump/*.[1-8] "$OOPSLIMIT_TOP"/crash-ext/*.[1-8]; do
+	for page in "$OOPSLIMIT_TOP"/kdump/*.[1-8] "$OOPSLIMIT_TOP"/recorder/*.[1-8] "$OOPSLIMIT_TOP"/crash-ext/*.[1-8]; do
 		page_err=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null) ||
 			page_err="man failed: $page_err"
 		if [ -z "$page_err" ]; then
@@ -154,7 +154,7 @@ static_checks() {
 		fi
 	done
 
-	# kdump/dump.c's checks of a file before libkdumpfile sees it, on small
+	# recorder/dump.c's checks of a file before libkdumpfile sees it, on small
 	# made-up files (tests/damage/open-test.c; it links libkdumpfile).
 	if out=$(make -s -C "$OOPSLIMIT_TOP/tests/damage" check O="$unit/damage" 2>&1); then
 		result OK "unit tests: tests/damage/open-test.c: $(tail -n 1 <<<"$out")"
@@ -219,7 +219,7 @@ static_checks() {
 		"$OOPSLIMIT_TOP/debian/control" | sed 's/[,|]/\n/g' | sed 's/([^)]*)//; s/\[[^]]*\]//; s/:.*//; s/[[:space:]]//g' | grep .)
 	hdrs=$( {
 		make -s -C "$OOPSLIMIT_TOP/crash-ext" headers
-		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M kdump/oopslimit-reason.c kdump/dump.c common/*.c
+		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M recorder/oopslimit-reason.c recorder/dump.c common/*.c
 	} | sed 's/[ \\]/\n/g' | grep '^/usr/' | sort -u) || ok=1
 	owners=$(printf '%s\n' "$hdrs" | xargs dpkg -S 2>&1 | sed 's/: \/.*//' | tr ',' '\n' | sed 's/:.*//; s/[[:space:]]//g' | sort -u) || ok=1
 	missing=$(comm -23 <(printf '%s\n' "$owners" | grep -vxE 'libc6-dev|linux-libc-dev|libcrypt-dev|(lib)?gcc-[0-9]+(-dev)?') \

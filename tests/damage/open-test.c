@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of kdump/dump.c's checks, on small files made here: what is no
+ * Unit tests of recorder/dump.c's checks, on small files made here: what is no
  * dump at all (empty, a directory, a FIFO, a device, text), ELF and
  * kdump-compressed headers with one field wrong, notes libkdumpfile 0.5.1
  * cannot take, page bitmaps and descriptors that do not agree.  Each must
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../kdump/dump.h"
+#include "../../recorder/dump.h"
 #include "../unit/tap.h"
 
 static char dir[] = "/tmp/oopslimit-open-test.XXXXXX";

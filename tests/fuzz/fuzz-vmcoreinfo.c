@@ -3,7 +3,7 @@
  * libFuzzer target: the recorder's reading of a real kdump-compressed
  * capture whose VMCOREINFO note is the input and nothing else changed.
  * Such a note made libkdumpfile 0.5.1 die inside the recorder (seeds/: the
- * input; kdump/dump.c now refuses it).  The recorder reads a dump in a
+ * input; recorder/dump.c now refuses it).  The recorder reads a dump in a
  * child process, where such a death costs the dump and not the report;
  * here the reading runs in-process, so that the fuzzer sees its coverage
  * and any input dump.c lets through to a crash is a finding.  What else
@@ -15,7 +15,7 @@
  * at it.
  */
 #define main recorder_main
-#include "../../kdump/oopslimit-reason.c"
+#include "../../recorder/oopslimit-reason.c"
 #undef main
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * olread: reads a dump the way the recorder does (kdump/dump.c, then
+ * olread: reads a dump the way the recorder does (recorder/dump.c, then
  * common/kallsyms.c and common/printk.c) and shows what it got, for the
  * tests that compare those readers with their oracles and for the fuzzing
  * corpus.
@@ -26,7 +26,7 @@
 
 #include "../../common/kallsyms.h"
 #include "../../common/printk.h"
-#include "../../kdump/dump.h"
+#include "../../recorder/dump.h"
 
 static const struct {
 	const char *symbol;

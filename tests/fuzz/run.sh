@@ -30,7 +30,7 @@ for t in "$@"; do
 	extra=()
 	if [ "$t" = vmcoreinfo ]; then
 		# its input goes into a real capture (template.py); libkdumpfile 0.5.1's
-		# contexts cannot be freed safely and stay (kdump/dump.c), so it fuzzes
+		# contexts cannot be freed safely and stay (recorder/dump.c), so it fuzzes
 		# in child processes that end while their memory is small
 		[ -s "$out/template.kdump" ] || "$(dirname "$0")/template.py" "$OOPSLIMIT_CACHE" "$out" >&2 ||
 			die "fuzz-vmcoreinfo needs a kdump capture in the cache (make test SCENARIOS=kdump-warn-limit)"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The recorder's time limit on reading a dump (kdump/oopslimit-reason.c,
+# The recorder's time limit on reading a dump (recorder/oopslimit-reason.c,
 # OOPSLIMIT_READ_SECONDS): its child reads the dump, and a child that takes
 # longer is killed and reported in dump_read_error, while the verdict from
 # the log stands.  The stall is a disk that stops answering:
