@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The recorder's dump file; see dump.h.
+ * The recorder's dump file; see dump.h.  The checks before libkdumpfile
+ * are in dump-check.c.
  *
  * Opening is two steps: our own checks of everything libkdumpfile 0.5.1
  * would read without checking (the kdump-compressed header and sub-header,
@@ -21,26 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libkdumpfile/addrxlat.h>
-#include <libkdumpfile/kdumpfile.h>
-
 #include "../common/vmcoreinfo.h"
-#include "dump.h"
-
-#define PAGE_SIZE_X86 4096u
-#define MIN_BLOCK 4096u		/* libkdumpfile's MIN_PAGE_SIZE and MAX_PAGE_SIZE */
-#define MAX_BLOCK (256u << 10)
-#define MAX_NOTES (16u << 20)
-#define MAX_VMCOREINFO (64u << 10)
-#define MAX_BAD 1024		/* damaged page ranges before the dump is refused */
-#define PRSTATUS_SIZE 336	/* sizeof(struct elf_prstatus) on x86_64 */
-#define DESC_SIZE 24		/* struct page_desc */
-#define DL_EXCLUDE_ZERO 1	/* makedumpfile -d bit: pages of zeros left out */
-/* x86_64's kernel image mapping: __START_KERNEL_map, plus KERNEL_IMAGE_SIZE */
-#define KTEXT_START UINT64_C(0xffffffff80000000)
-#define KTEXT_END UINT64_C(0xffffffffc0000000)
-/* page descriptor flags that say the page is compressed */
-#define DUMP_DH_COMPRESSED (0x1 | 0x2 | 0x4 | 0x20)
+#include "dump-int.h"
 
 /*
  * kdump_free() in libkdumpfile before 0.5.2 frees the attributes first and
@@ -53,52 +36,7 @@
 #define KDUMP_FREE_AFTER_OPEN (KDUMPFILE_VERSION >= KDUMPFILE_MKVER(0, 5, 2))
 #define KDUMP_FREE_AFTER_FAILED_OPEN (KDUMPFILE_VERSION >= KDUMPFILE_MKVER(0, 5, 4))
 
-struct range {
-	uint64_t start, end;	/* pfns [start, end) */
-};
-
-struct load {
-	uint64_t phys, memsz;
-};
-
-struct ol_dump {
-	int fd;
-	uint64_t size;
-	enum { FMT_KDUMP, FMT_ELF } fmt;
-	kdump_ctx_t *kd;
-	addrxlat_ctx_t *axctx;
-	addrxlat_sys_t *axsys;
-	struct ol_mem mem;
-	uint64_t page_size;
-
-	/* kdump-compressed: where the bitmaps are, what was left out */
-	uint64_t bitmap1_off, bitmap2_off, max_pfn;
-	bool has_bitmap1;
-	int32_t dump_level;
-	uint64_t cut_pfn;	/* pfns from here on lie past the end of the file */
-	struct range bad[MAX_BAD];
-	size_t nbad;
-	uint64_t bad_pages;
-	uint8_t bm[4096];	/* one block of a bitmap, cached */
-	uint64_t bm_off;
-	bool bm_ok;
-
-	/* ELF: the PT_LOAD ranges (physical) */
-	struct load *loads;
-	size_t nloads;
-
-	char *vmci;		/* the last VMCOREINFO note, as libkdumpfile keeps it */
-	size_t vmci_len;
-	bool has_vmci;
-	char release[80];
-	char damage[256];
-	char read_err[256];
-};
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int dump_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -123,7 +61,7 @@ static void read_failed(struct ol_dump *d, const char *fmt, ...)
 }
 
 /* len bytes at off, all of them: 0, or -1 when the file is shorter or unreadable */
-static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+int dump_pread_all(int fd, void *buf, size_t len, uint64_t off)
 {
 	uint8_t *p = buf;
 
@@ -156,588 +94,6 @@ static const char *file_type(mode_t mode)
 	return "not a regular file";
 }
 
-/* --- bad pages --------------------------------------------------------------- */
-
-static int add_bad(struct ol_dump *d, uint64_t pfn)
-{
-	d->bad_pages++;
-	if (d->nbad && d->bad[d->nbad - 1].end == pfn) {
-		d->bad[d->nbad - 1].end++;
-		return 0;
-	}
-	if (d->nbad == MAX_BAD)
-		return -1;
-	d->bad[d->nbad].start = pfn;
-	d->bad[d->nbad].end = pfn + 1;
-	d->nbad++;
-	return 0;
-}
-
-static bool is_bad(const struct ol_dump *d, uint64_t pfn)
-{
-	size_t lo = 0, hi = d->nbad;
-
-	if (pfn >= d->cut_pfn)
-		return true;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pfn < d->bad[mid].start)
-			hi = mid;
-		else if (pfn >= d->bad[mid].end)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
-}
-
-/* --- notes and VMCOREINFO ------------------------------------------------------ */
-
-/* libkdumpfile's note_equal(): the name with or without its NUL. */
-static bool note_is(const char *want, const uint8_t *name, size_t namesz)
-{
-	size_t len = strlen(want);
-
-	return (namesz == len || namesz == len + 1) && memcmp(name, want, namesz) == 0;
-}
-
-static bool key_char(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '(' || c == ')' || c == '-' || c == '.';
-}
-
-static int cmp_keys(const void *a, const void *b)
-{
-	const char *const *ka = a, *const *kb = b;
-
-	return strcmp(*ka, *kb);
-}
-
-/*
- * libkdumpfile turns each VMCOREINFO line into an attribute, its key split
- * at '.' into directories, and sets the page size from PAGESIZE.  A key
- * that is a directory of another, an empty part or a PAGESIZE other than
- * 4096 makes its open fail (and 0.5.1 then leaves a dangling context);
- * refuse those here.  libkdumpfile reads the note's every byte, past a NUL
- * (where our own lookups stop, as the kernel's do): so are these checks,
- * a NUL in a key is a damaged key, and only NULs that end the text are
- * let be (0.5.1 read unmapped memory on a key after a NUL that begins with
- * a '.').
- */
-static int check_vmcoreinfo(const char *text, size_t len, char *err, size_t errlen)
-{
-	char **keys = NULL;
-	size_t nkeys = 0, cap = 0, pos = 0, line = 0, i;
-	int rc = -1;
-
-	while (len && text[len - 1] == '\0')
-		len--;
-	while (pos < len) {
-		const char *s = text + pos, *end = memchr(s, '\n', len - pos), *eq;
-		size_t llen = end ? (size_t)(end - s) : len - pos, klen;
-
-		line++;
-		pos += llen + 1;
-		eq = memchr(s, '=', llen);
-		klen = eq ? (size_t)(eq - s) : llen;
-		if (klen == 0 || klen > 128 || s[0] == '.' || s[klen - 1] == '.') {
-			fail(err, errlen, "VMCOREINFO line %zu is not KEY=VALUE", line);
-			goto out;
-		}
-		for (i = 0; i < klen; i++)
-			if (!key_char(s[i]) || (s[i] == '.' && s[i + 1] == '.')) {
-				fail(err, errlen, "VMCOREINFO line %zu has a damaged key", line);
-				goto out;
-			}
-		if (klen == 8 && memcmp(s, "PAGESIZE", 8) == 0 && eq) {
-			/* what libkdumpfile makes of it: strtoul() of the whole value */
-			char val[64];
-			size_t vlen = llen - klen - 1;
-			char *p;
-			unsigned long v;
-
-			if (vlen < sizeof(val)) {
-				memcpy(val, eq + 1, vlen);
-				val[vlen] = '\0';
-				v = strtoul(val, &p, 10);
-				if (!*p && v != PAGE_SIZE_X86) {
-					fail(err, errlen, "VMCOREINFO says PAGESIZE=%s: an x86_64 "
-					     "kernel's pages are 4096 bytes", val);
-					goto out;
-				}
-			}
-		}
-		if (nkeys == cap) {
-			char **k = realloc(keys, (cap ? 2 * cap : 256) * sizeof(*keys));
-
-			if (!k) {
-				fail(err, errlen, "out of memory");
-				goto out;
-			}
-			keys = k;
-			cap = cap ? 2 * cap : 256;
-		}
-		keys[nkeys] = strndup(s, klen);
-		if (!keys[nkeys]) {
-			fail(err, errlen, "out of memory");
-			goto out;
-		}
-		nkeys++;
-	}
-	/* no key may also be a directory: "A" and "A.B" */
-	if (nkeys)
-		qsort(keys, nkeys, sizeof(*keys), cmp_keys);
-	for (i = 0; i < nkeys; i++) {
-		char *dot;
-
-		for (dot = strchr(keys[i], '.'); dot; dot = strchr(dot + 1, '.')) {
-			char prefix[129], *k = prefix;
-
-			snprintf(prefix, sizeof(prefix), "%.*s", (int)(dot - keys[i]), keys[i]);
-			if (bsearch(&k, keys, nkeys, sizeof(*keys), cmp_keys)) {
-				fail(err, errlen, "VMCOREINFO has both %s and %s", prefix, keys[i]);
-				goto out;
-			}
-		}
-	}
-	rc = 0;
-out:
-	for (i = 0; i < nkeys; i++)
-		free(keys[i]);
-	free(keys);
-	return rc;
-}
-
-/*
- * Walks notes the way libkdumpfile's do_notes() does, and refuses what
- * would make its open fail or read past a note: Xen notes, a PRSTATUS
- * shorter than struct elf_prstatus, a VMCOREINFO it cannot take.
- */
-static int check_notes(struct ol_dump *d, const uint8_t *p, size_t size, char *err,
-		       size_t errlen)
-{
-	while (size >= 12) {
-		uint32_t namesz = ol_le32(p), descsz = ol_le32(p + 4), type = ol_le32(p + 8);
-		size_t descoff = 12 + (((size_t)namesz + 3) & ~(size_t)3);
-		size_t rdesc = ((size_t)descsz + 3) & ~(size_t)3;
-		const uint8_t *name = p + 12, *desc = p + descoff;
-
-		if (size < descoff + descsz)
-			break;
-		size -= descoff;
-		p = desc + (size >= rdesc ? rdesc : size);
-		size = size >= rdesc ? size - rdesc : 0;
-
-		if (note_is("VMCOREINFO", name, namesz)) {
-			char *copy;
-
-			if (descsz > MAX_VMCOREINFO)
-				return fail(err, errlen, "its VMCOREINFO note is %" PRIu32
-					    " bytes long", descsz);
-			if (check_vmcoreinfo((const char *)desc, descsz, err, errlen))
-				return -1;
-			copy = malloc(descsz + 1u);
-			if (!copy)
-				return fail(err, errlen, "out of memory");
-			memcpy(copy, desc, descsz);
-			copy[descsz] = '\0';
-			free(d->vmci);
-			d->vmci = copy;
-			d->vmci_len = descsz;
-			d->has_vmci = true;
-		} else if (note_is("VMCOREINFO_XEN", name, namesz) || note_is("Xen", name, namesz) ||
-			   note_is(".note.Xen", name, namesz)) {
-			return fail(err, errlen, "it is a Xen dump, which the recorder does not read");
-		} else if (note_is("CORE", name, namesz) && type == 1 && descsz < PRSTATUS_SIZE) {
-			return fail(err, errlen, "it has a PRSTATUS note of %" PRIu32 " bytes, %u "
-				    "expected", descsz, PRSTATUS_SIZE);
-		}
-	}
-	return 0;
-}
-
-static int read_notes(struct ol_dump *d, uint64_t off, uint64_t len, char *err, size_t errlen)
-{
-	uint8_t *buf;
-	int rc;
-
-	if (len > MAX_NOTES)
-		return fail(err, errlen, "its notes are %" PRIu64 " bytes long", len);
-	if (off > d->size || len > d->size - off)
-		return fail(err, errlen, "it is cut short: its notes end at byte %" PRIu64 " of %"
-			    PRIu64, off + len, d->size);
-	buf = malloc(len ? len : 1);
-	if (!buf)
-		return fail(err, errlen, "out of memory");
-	rc = pread_all(d->fd, buf, len, off) ? fail(err, errlen, "cannot read its notes: %s",
-						     strerror(errno ? errno : EIO))
-					     : check_notes(d, buf, len, err, errlen);
-	free(buf);
-	return rc;
-}
-
-/* --- kdump-compressed ------------------------------------------------------------ */
-
-static bool power_of_two(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
-
-/* libkdumpfile's try_header(): the page size it would accept. */
-static bool header_passes(uint32_t block_size, uint32_t bitmap_blocks, uint32_t max_mapnr)
-{
-	int32_t bs = (int32_t)block_size;
-
-	return bs >= (int32_t)MIN_BLOCK && bs <= (int32_t)MAX_BLOCK && power_of_two(block_size) &&
-	       (uint64_t)8 * bitmap_blocks * block_size >= max_mapnr;
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* A streamed view of a region of the file. */
-struct stream {
-	int fd;
-	uint64_t off, end;	/* the region: [off, end) of the file */
-	uint8_t buf[1 << 16];
-	uint64_t base;		/* file offset of buf[0] */
-	size_t len;
-};
-
-/* The bytes at off (n of them, at most a page); NULL past the region. */
-static const uint8_t *stream_at(struct stream *s, uint64_t off, size_t n)
-{
-	size_t want;
-
-	if (off < s->off || off > s->end || s->end - off < n)
-		return NULL;
-	if (off >= s->base && off - s->base + n <= s->len)
-		return s->buf + (off - s->base);
-	want = sizeof(s->buf);
-	if (s->end - off < want)
-		want = (size_t)(s->end - off);
-	if (pread_all(s->fd, s->buf, want, off))
-		return NULL;
-	s->base = off;
-	s->len = want;
-	return s->buf;
-}
-
-/*
- * Every page descriptor, in the order makedumpfile wrote them: the page
- * data starts right after the descriptor table (so the number of bits set
- * in the bitmap must match it: a bit cleared or set by damage would give
- * every later page its neighbour's data), with a page of zeros first when
- * zero pages are left out, and each page's data follows the one before.
- * A descriptor that breaks that chain is a damaged page; the chain picks
- * up again at the next one.  A compressed size larger than a page would
- * overrun libkdumpfile's buffer, so that refuses the dump.  Data past the
- * end of the file: the file was cut there, and every later page with it.
- */
-static int scan_descriptors(struct ol_dump *d, struct stream *bits, struct stream *descs,
-			    uint64_t bitmap_bytes, uint64_t bitmap_pfns, uint64_t desc_off,
-			    char *err, size_t errlen)
-{
-	uint64_t pfn, k = 0, set = 0, data_start, next;
-	bool zero_first = d->dump_level & DL_EXCLUDE_ZERO, first = true;
-
-	*bits = (struct stream){ .fd = d->fd, .off = d->bitmap2_off,
-				 .end = d->bitmap2_off + bitmap_bytes };
-	for (pfn = 0; pfn < bitmap_pfns; pfn += 8) {
-		const uint8_t *b = stream_at(bits, d->bitmap2_off + pfn / 8, 1);
-
-		if (!b)
-			return fail(err, errlen, "cannot read its page bitmap");
-		set += (uint64_t)__builtin_popcount(*b);
-	}
-	data_start = desc_off + set * DESC_SIZE;
-	next = data_start + (zero_first ? d->page_size : 0);
-	*descs = (struct stream){ .fd = d->fd, .off = desc_off, .end = d->size };
-
-	for (pfn = 0; pfn < bitmap_pfns && pfn < d->max_pfn; pfn++) {
-		const uint8_t *b = stream_at(bits, d->bitmap2_off + pfn / 8, 1), *pd;
-		uint64_t off;
-		uint32_t size, flags;
-
-		if (!b)
-			return fail(err, errlen, "cannot read its page bitmap");
-		if (!*b) {
-			pfn |= 7;	/* eight pages left out */
-			continue;
-		}
-		if (!(*b & (1u << (pfn % 8))))
-			continue;
-		pd = stream_at(descs, desc_off + k * DESC_SIZE, DESC_SIZE);
-		k++;
-		if (!pd) {
-			/* the descriptor itself lies past the end of the file */
-			d->cut_pfn = pfn;
-			break;
-		}
-		off = ol_le64(pd);
-		size = ol_le32(pd + 8);
-		flags = ol_le32(pd + 12);
-		if ((flags & DUMP_DH_COMPRESSED) && size > d->page_size)
-			return fail(err, errlen, "the page descriptor of pfn 0x%" PRIx64 " claims %"
-				    PRIu32 " compressed bytes for a %" PRIu64 "-byte page", pfn,
-				    size, d->page_size);
-		if (zero_first && off == data_start && size == d->page_size && !flags) {
-			first = false;	/* makedumpfile's one page of zeros */
-			continue;
-		}
-		if (off != next) {
-			if (first)
-				return fail(err, errlen, "its page bitmap and page descriptors "
-					    "disagree: %" PRIu64 " pages are marked, so their data "
-					    "should start at byte %" PRIu64 ", not %" PRIu64, set,
-					    next, off);
-			if (add_bad(d, pfn))
-				return fail(err, errlen, "more than %u stretches of its page "
-					    "descriptors are damaged", MAX_BAD);
-		} else if (off > d->size || size > d->size - off) {
-			d->cut_pfn = pfn;
-			break;
-		}
-		first = false;
-		next = off + size;
-	}
-	return 0;
-}
-
-static int check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err,
-		       size_t errlen)
-{
-	uint8_t sub[104];
-	uint32_t block_size, bitmap_blocks, max_mapnr, bitmap_used;
-	int32_t version, sub_hdr_size, split;
-	uint64_t bitmap_off, bitmap_bytes, bitmap_pfns, desc_off, max_pfn;
-	struct stream *bits, *descs;
-	int rc;
-
-	if (hlen < 464)
-		return fail(err, errlen, "it is cut short: %zu bytes, less than its header",
-			    hlen);
-	if (strncmp((const char *)h + 272, "x86_64", 65) != 0)
-		return fail(err, errlen, "its header says machine \"%.20s\": the recorder reads "
-			    "x86_64 dumps", (const char *)h + 272);
-	/* libkdumpfile tries the 32-bit header first: it must not pass */
-	if (header_passes(ol_le32(h + 416), ol_le32(h + 424), ol_le32(h + 428)) ||
-	    header_passes(be32(h + 416), be32(h + 424), be32(h + 428)))
-		return fail(err, errlen, "libkdumpfile would read its header as a 32-bit one");
-	block_size = ol_le32(h + 428);
-	sub_hdr_size = (int32_t)ol_le32(h + 432);
-	bitmap_blocks = ol_le32(h + 436);
-	max_mapnr = ol_le32(h + 440);
-	version = (int32_t)ol_le32(h + 8);
-	if (!power_of_two(block_size) || block_size < MIN_BLOCK || block_size > MAX_BLOCK)
-		return fail(err, errlen, "its header says block_size %" PRIu32 ", not a page size",
-			    block_size);
-	if (block_size != PAGE_SIZE_X86)
-		return fail(err, errlen, "its header says block_size %" PRIu32 ": an x86_64 "
-			    "kernel's pages are 4096 bytes", block_size);
-	if (!header_passes(block_size, bitmap_blocks, max_mapnr))
-		return fail(err, errlen, "its header's bitmap of %" PRIu32 " blocks cannot cover "
-			    "max_mapnr %" PRIu32, bitmap_blocks, max_mapnr);
-	if (version < 1)
-		return fail(err, errlen, "its header_version is %" PRId32 ": no sub-header",
-			    version);
-	if (sub_hdr_size < 1 || sub_hdr_size > 1024)
-		return fail(err, errlen, "its header says sub_hdr_size %" PRId32, sub_hdr_size);
-	d->page_size = block_size;
-	bitmap_off = (uint64_t)(1 + sub_hdr_size) * block_size;
-	bitmap_bytes = (uint64_t)bitmap_blocks * block_size;
-	desc_off = bitmap_off + bitmap_bytes;
-	if (desc_off > d->size)
-		return fail(err, errlen, "it is cut short: its page bitmap ends at byte %" PRIu64
-			    " of %" PRIu64, desc_off, d->size);
-	if (pread_all(d->fd, sub, sizeof(sub), block_size))
-		return fail(err, errlen, "cannot read its sub-header");
-	d->dump_level = (int32_t)ol_le32(sub + 8);
-	split = (int32_t)ol_le32(sub + 12);
-	if (version >= 2 && split)
-		return fail(err, errlen, "it is one part of a split dump");
-	if (version >= 4) {
-		if (read_notes(d, ol_le64(sub + 48), ol_le64(sub + 56), err, errlen))
-			return -1;
-	} else if (version >= 3) {
-		uint64_t off = ol_le64(sub + 32), len = ol_le64(sub + 40);
-		char *text;
-
-		if (len > MAX_VMCOREINFO || off > d->size || len > d->size - off)
-			return fail(err, errlen, "its VMCOREINFO (%" PRIu64 " bytes at %" PRIu64
-				    ") does not fit in the file", len, off);
-		text = malloc(len + 1);
-		if (!text)
-			return fail(err, errlen, "out of memory");
-		if (pread_all(d->fd, text, len, off)) {
-			free(text);
-			return fail(err, errlen, "cannot read its VMCOREINFO");
-		}
-		if (check_vmcoreinfo(text, len, err, errlen)) {
-			free(text);
-			return -1;
-		}
-		text[len] = '\0';
-		d->vmci = text;
-		d->vmci_len = len;
-		d->has_vmci = true;
-	}
-	max_pfn = max_mapnr;
-	if (version >= 6)
-		max_pfn = ol_le64(sub + 96);
-
-	/* libkdumpfile's read_bitmap(): two bitmaps when max_pfn fits in half */
-	bitmap_used = bitmap_blocks;
-	bitmap_pfns = bitmap_bytes * 8;
-	d->bitmap1_off = d->bitmap2_off = bitmap_off;
-	if (max_pfn <= bitmap_pfns / 2) {
-		bitmap_used = bitmap_blocks / 2;
-		d->bitmap2_off = bitmap_off + (uint64_t)bitmap_used * block_size;
-		d->has_bitmap1 = true;
-	}
-	bitmap_bytes = (uint64_t)bitmap_used * block_size;
-	bitmap_pfns = bitmap_bytes * 8;
-	d->max_pfn = max_pfn < bitmap_pfns ? max_pfn : bitmap_pfns;
-	d->cut_pfn = UINT64_MAX;
-	bits = malloc(sizeof(*bits));
-	descs = malloc(sizeof(*descs));
-	rc = bits && descs ? scan_descriptors(d, bits, descs, bitmap_bytes, bitmap_pfns,
-					      desc_off, err, errlen)
-			   : fail(err, errlen, "out of memory");
-	free(bits);
-	free(descs);
-	if (rc)
-		return -1;
-	if (!d->release[0] && h[142])
-		snprintf(d->release, sizeof(d->release), "%.64s", (const char *)h + 142);
-	return 0;
-}
-
-/* --- ELF --------------------------------------------------------------------------- */
-
-static int check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err, size_t errlen)
-{
-	uint64_t phoff, shoff, i, cut_loads = 0, phnum;
-	uint16_t shnum, phentsize, shentsize;
-	uint8_t *ph;
-	int rc = -1;
-
-	if (hlen < 64)
-		return fail(err, errlen, "it is cut short: %zu bytes, less than an ELF header", hlen);
-	if (h[4] != 2 || h[5] != 1 || h[6] != 1)
-		return fail(err, errlen, "it is not a 64-bit little-endian ELF file");
-	if (ol_le16(h + 16) != 4)
-		return fail(err, errlen, "it is an ELF file but not a core dump (e_type %u)",
-			    ol_le16(h + 16));
-	if (ol_le16(h + 18) != 62)
-		return fail(err, errlen, "it is an ELF core dump of machine %u: the recorder reads "
-			    "x86_64 dumps", ol_le16(h + 18));
-	phoff = ol_le64(h + 32);
-	shoff = ol_le64(h + 40);
-	phentsize = ol_le16(h + 54);
-	phnum = ol_le16(h + 56);
-	shentsize = ol_le16(h + 58);
-	shnum = ol_le16(h + 60);
-	if (phnum == 0xffff && shnum >= 1 && shentsize == 64 && shoff <= d->size &&
-	    d->size - shoff >= 64) {
-		/*
-		 * PN_XNUM: more program headers than e_phnum holds (QEMU's
-		 * paging dump of a distribution kernel: a segment for every
-		 * mapping); the count is section header 0's sh_info.
-		 */
-		uint8_t sh0[64];
-
-		if (pread_all(d->fd, sh0, sizeof(sh0), shoff))
-			return fail(err, errlen, "cannot read its section header 0");
-		phnum = ol_le32(sh0 + 44);
-	}
-	if (phentsize != 56 || phnum == 0 || phnum == 0xffff)
-		return fail(err, errlen, "its ELF header says %" PRIu64 " program headers of %u bytes",
-			    phnum, phentsize);
-	if (phoff > d->size || (uint64_t)phnum * 56 > d->size - phoff)
-		return fail(err, errlen, "it is cut short: its program headers end past byte %"
-			    PRIu64, d->size);
-	if (shoff || shnum) {
-		/*
-		 * /proc/vmcore has none, QEMU's dump-guest-memory a null one and
-		 * .shstrtab; more would be Xen's, which libkdumpfile reads otherwise
-		 */
-		if (shnum > 2 || (shnum && shentsize != 64) ||
-		    shoff > d->size || (uint64_t)shnum * 64 > d->size - shoff)
-			return fail(err, errlen, "it has ELF sections, which a Linux dump has not");
-	}
-	ph = malloc((size_t)phnum * 56);
-	d->loads = calloc(phnum, sizeof(*d->loads));
-	if (!ph || !d->loads) {
-		free(ph);
-		return fail(err, errlen, "out of memory");
-	}
-	if (pread_all(d->fd, ph, (size_t)phnum * 56, phoff)) {
-		fail(err, errlen, "cannot read its program headers");
-		goto out;
-	}
-	d->page_size = PAGE_SIZE_X86;
-	d->cut_pfn = UINT64_MAX;
-	for (i = 0; i < phnum; i++) {
-		const uint8_t *p = ph + i * 56;
-		uint32_t type = ol_le32(p);
-		uint64_t off = ol_le64(p + 8), paddr = ol_le64(p + 24), filesz = ol_le64(p + 32),
-			 memsz = ol_le64(p + 40);
-
-		if (type == 4) {	/* PT_NOTE */
-			if (read_notes(d, off, filesz, err, errlen))
-				goto out;
-		} else if (type == 1) {	/* PT_LOAD */
-			uint64_t have, pfn;
-
-			if (filesz > memsz || paddr + memsz < paddr) {
-				fail(err, errlen, "its PT_LOAD %" PRIu64 " is damaged", i);
-				goto out;
-			}
-			d->loads[d->nloads++] = (struct load){ paddr, memsz };
-			have = off >= d->size ? 0 : d->size - off;
-			if (have >= filesz)
-				continue;
-			/* the file ends inside this segment: the rest is not in it */
-			cut_loads++;
-			for (pfn = (paddr + have) / d->page_size;
-			     pfn < (paddr + filesz + d->page_size - 1) / d->page_size;) {
-				uint64_t end = (paddr + filesz + d->page_size - 1) / d->page_size;
-
-				if (d->nbad == MAX_BAD) {
-					fail(err, errlen, "it is cut short in too many places");
-					goto out;
-				}
-				d->bad[d->nbad++] = (struct range){ pfn, end };
-				d->bad_pages += end - pfn;
-				pfn = end;
-			}
-		}
-	}
-	if (cut_loads)
-		snprintf(d->damage, sizeof(d->damage), "the file ends early: %" PRIu64 " pages "
-			 "of %" PRIu64 " memory segments are not in it", d->bad_pages, cut_loads);
-	/* keep the ranges sorted for is_bad() */
-	for (i = 1; i < d->nbad; i++) {
-		struct range r = d->bad[i];
-		size_t j = i;
-
-		while (j > 0 && d->bad[j - 1].start > r.start) {
-			d->bad[j] = d->bad[j - 1];
-			j--;
-		}
-		d->bad[j] = r;
-	}
-	rc = 0;
-out:
-	free(ph);
-	return rc;
-}
-
 /* --- reading ------------------------------------------------------------------------ */
 
 /* A bit of a bitmap in the file, through a one-block cache. */
@@ -753,7 +109,7 @@ static int bitmap_bit(struct ol_dump *d, uint64_t off, uint64_t pfn)
 		if (d->size - block < n)
 			n = (size_t)(d->size - block);
 		memset(d->bm, 0, sizeof(d->bm));
-		if (pread_all(d->fd, d->bm, n, block))
+		if (dump_pread_all(d->fd, d->bm, n, block))
 			return -1;
 		d->bm_off = block;
 		d->bm_ok = true;
@@ -812,7 +168,7 @@ static int dump_read(void *ctx, uint64_t addr, void *buf, size_t len)
 			return -1;
 		}
 		pfn = fa.addr / d->page_size;
-		if (is_bad(d, pfn)) {
+		if (dump_is_bad(d, pfn)) {
 			read_failed(d, "0x%" PRIx64 " is in pfn 0x%" PRIx64 ", %s", addr, pfn,
 				    pfn >= d->cut_pfn ? "past the end of the cut file"
 						      : "whose page descriptor is damaged");
@@ -887,29 +243,29 @@ static int lib_open(struct ol_dump *d, char *err, size_t errlen)
 
 	d->kd = kdump_new();
 	if (!d->kd)
-		return fail(err, errlen, "out of memory");
+		return dump_fail(err, errlen, "out of memory");
 	/* read(2), never mmap(2): a cut file gives zeros we know of, not SIGBUS */
 	if (kdump_set_number_attr(d->kd, KDUMP_ATTR_FILE_MMAP_POLICY, KDUMP_MMAP_NEVER) !=
 	    KDUMP_OK) {
-		fail(err, errlen, "libkdumpfile: %s", kdump_get_err(d->kd));
+		dump_fail(err, errlen, "libkdumpfile: %s", kdump_get_err(d->kd));
 		kdump_free(d->kd);
 		d->kd = NULL;
 		return -1;
 	}
 	st = kdump_open_fd(d->kd, d->fd);
 	if (st != KDUMP_OK) {
-		fail(err, errlen, "libkdumpfile cannot open it: %s", kdump_get_err(d->kd));
+		dump_fail(err, errlen, "libkdumpfile cannot open it: %s", kdump_get_err(d->kd));
 		drop_ctx(d->kd, false);
 		d->kd = NULL;
 		return -1;
 	}
 	/* libkdumpfile reads VMCOREINFO only once it knows the dump is Linux */
 	if (kdump_set_string_attr(d->kd, KDUMP_ATTR_OSTYPE, "linux") != KDUMP_OK)
-		return fail(err, errlen, "libkdumpfile cannot set up its address translation: %s",
-			    kdump_get_err(d->kd));
+		return dump_fail(err, errlen, "libkdumpfile cannot set up its address translation: %s",
+				 kdump_get_err(d->kd));
 	if (kdump_get_addrxlat(d->kd, &d->axctx, &d->axsys) != KDUMP_OK)
-		return fail(err, errlen, "libkdumpfile has no address translation for it: %s",
-			    kdump_get_err(d->kd));
+		return dump_fail(err, errlen, "libkdumpfile has no address translation for it: %s",
+				 kdump_get_err(d->kd));
 	return 0;
 }
 
@@ -923,57 +279,57 @@ struct ol_dump *ol_dump_open(const char *path, char *err, size_t errlen)
 	char rel[80];
 
 	if (!d) {
-		fail(err, errlen, "out of memory");
+		dump_fail(err, errlen, "out of memory");
 		return NULL;
 	}
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
 	d->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (d->fd < 0) {
-		fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		dump_fail(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		free(d);
 		return NULL;
 	}
 	if (fstat(d->fd, &st) != 0) {
-		fail(err, errlen, "cannot stat %s: %s", path, strerror(errno));
+		dump_fail(err, errlen, "cannot stat %s: %s", path, strerror(errno));
 		goto bad;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fail(err, errlen, "%s is %s, not a dump file", path, file_type(st.st_mode));
+		dump_fail(err, errlen, "%s is %s, not a dump file", path, file_type(st.st_mode));
 		goto bad;
 	}
 	flags = fcntl(d->fd, F_GETFL);
 	if (flags < 0 || fcntl(d->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-		fail(err, errlen, "cannot use %s: %s", path, strerror(errno));
+		dump_fail(err, errlen, "cannot use %s: %s", path, strerror(errno));
 		goto bad;
 	}
 	d->size = (uint64_t)st.st_size;
 	if (d->size == 0) {
-		fail(err, errlen, "%s is empty", path);
+		dump_fail(err, errlen, "%s is empty", path);
 		goto bad;
 	}
 	hlen = d->size < sizeof(head) ? (size_t)d->size : sizeof(head);
-	if (pread_all(d->fd, head, hlen, 0)) {
-		fail(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+	if (dump_pread_all(d->fd, head, hlen, 0)) {
+		dump_fail(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
 		goto bad;
 	}
 	if (hlen >= 4 && memcmp(head, "\177ELF", 4) == 0) {
 		d->fmt = FMT_ELF;
-		rc = check_elf(d, head, hlen, err, errlen);
+		rc = dump_check_elf(d, head, hlen, err, errlen);
 	} else if (hlen >= 8 && (!memcmp(head, "KDUMP   ", 8) || !memcmp(head, "DISKDUMP", 8))) {
 		d->fmt = FMT_KDUMP;
-		rc = check_kdump(d, head, hlen, err, errlen);
+		rc = dump_check_kdump(d, head, hlen, err, errlen);
 	} else if (hlen >= 12 && memcmp(head, "makedumpfile", 12) == 0) {
-		rc = fail(err, errlen, "it is in makedumpfile's flattened format (makedumpfile -R "
-			  "turns it into a dump file)");
+		rc = dump_fail(err, errlen, "it is in makedumpfile's flattened format (makedumpfile -R "
+			       "turns it into a dump file)");
 	} else {
-		rc = fail(err, errlen, "it is neither an ELF core dump nor kdump-compressed");
+		rc = dump_fail(err, errlen, "it is neither an ELF core dump nor kdump-compressed");
 	}
 	if (rc) {
 		/* the checks said what is wrong; say with what */
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s", err);
-		fail(err, errlen, "%s is not a dump the recorder can read: %s", path, why);
+		dump_fail(err, errlen, "%s is not a dump the recorder can read: %s", path, why);
 		goto bad;
 	}
 	if (d->nbad && !d->damage[0])
@@ -987,10 +343,10 @@ struct ol_dump *ol_dump_open(const char *path, char *err, size_t errlen)
 
 		snprintf(why, sizeof(why), "%s", err);
 		if (d->has_vmci)
-			fail(err, errlen, "%s: %s", path, why);
+			dump_fail(err, errlen, "%s: %s", path, why);
 		else
-			fail(err, errlen, "%s has no VMCOREINFO note at all, and without it %s",
-			     path, why);
+			dump_fail(err, errlen, "%s has no VMCOREINFO note at all, and without it %s",
+				  path, why);
 		goto bad;
 	}
 	d->mem = (struct ol_mem){ dump_read, dump_vmcoreinfo, d };
@@ -1030,12 +386,12 @@ int ol_dump_symbol(struct ol_dump *d, const char *name, uint64_t *addr, char *wh
 	int rc;
 
 	if (!d->has_vmci)
-		return fail(why, whylen, "the dump has no VMCOREINFO note at all");
+		return dump_fail(why, whylen, "the dump has no VMCOREINFO note at all");
 	rc = ol_vmci_symbol(&d->mem, name, addr);
 	if (rc == OL_VMCI_ABSENT)
-		return fail(why, whylen, "no SYMBOL(%s) line in VMCOREINFO", name);
+		return dump_fail(why, whylen, "no SYMBOL(%s) line in VMCOREINFO", name);
 	if (rc == OL_VMCI_BAD)
-		return fail(why, whylen, "SYMBOL(%s) in VMCOREINFO is not an address", name);
+		return dump_fail(why, whylen, "SYMBOL(%s) in VMCOREINFO is not an address", name);
 	return 0;
 }
 

@@ -130,9 +130,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* what the recorder's child does, then the judging and the writer */
 	ol_report_init(&r, PROG);
-	d = read_dump(dump_path, &r);
+	d = reason_read_dump(dump_path, &r);
 	if (d)
-		read_ring(d, &r);
+		reason_read_ring(d, &r);
 	else if (!r.dump_error[0])
 		__builtin_trap();	/* refused without saying why */
 	ol_log_done(&r.log);
