@@ -101,7 +101,7 @@
 #   expect panic TEXT     the kernel panicked with exactly this message
 #   expect survived       the guest ran every step and no panic happened
 #   expect count N TEXT   N console lines contain TEXT
-#   expect capture complete|failed|unmounted
+#   expect capture complete|failed|refused|unmounted
 #                         complete: one dump directory with a kdump-compressed
 #                         vmcore, vmcore-dmesg.txt, reason.json and reason.txt,
 #                         no vmcore-incomplete; failed: a directory with
@@ -264,8 +264,8 @@ scenario_validate() {
 			kdump)
 				[[ $rest =~ ^kdump\ [a-z]+.*\ =\>\ [0-9]+ ]] || die "$f:$n: expect kdump ARGS => STATUS [TEXT]" ;;
 			capture)
-				case ${rest#capture } in complete | failed | unmounted) ;;
-				*) die "$f:$n: expect capture complete, failed or unmounted" ;; esac ;;
+				case ${rest#capture } in complete | failed | refused | unmounted) ;;
+				*) die "$f:$n: expect capture complete, failed, refused or unmounted" ;; esac ;;
 			*) die "$f:$n: unknown expectation '${rest%% *}'" ;;
 			esac ;;
 		*) die "$f:$n: unknown key '$key'" ;;
@@ -722,6 +722,11 @@ check_capture() {
 			note "vmcore: $(stat -c %s "$d/vmcore") bytes, saved in $(jq -r .capture.seconds "$d/reason.json") s"
 			the_dump=$d/vmcore
 		fi
+	elif [ "$want" = refused ]; then
+		# refused before makedumpfile ran (no room, no quota): the log and
+		# the report, no dump of either kind, nothing for the other readers
+		[ ! -e "$d/vmcore" ] || { flag "a vmcore exists after a refused capture"; ok=1; }
+		[ ! -e "$d/vmcore-incomplete" ] || { flag "a vmcore-incomplete exists after a refused capture"; ok=1; }
 	else
 		[ ! -e "$d/vmcore" ] || { flag "a vmcore exists after a failed capture"; ok=1; }
 		[ -e "$d/vmcore-incomplete" ] || { flag "no vmcore-incomplete"; ok=1; }

@@ -307,6 +307,23 @@ out=$(ol_prune "$ret" before 2026-01-01-000000 0 $(($(ol_free_bytes "$ret") + 48
 [ "$(left)" = "2025-01-03-000000 " ] &&
 	ok "min_free within reach: the two oldest complete dumps go, as many as it takes ($out)" ||
 	nok "min_free within reach: left $(left), said $out"
+# the same in the capture kernel, whose PATH holds only the commands
+# initramfs/99oopslimit/module-setup.sh installs (dracut's own sh among them)
+capbin=$work/capbin
+mkdir "$capbin"
+for c in $(sed -n '/inst_multiple sh makedumpfile/,/[^\\]$/p' "$top/initramfs/99oopslimit/module-setup.sh" |
+	tr -d '\134' | sed 's/inst_multiple//'); do
+	p=$(command -v "$c" 2>/dev/null) || continue
+	ln -s "$p" "$capbin/$c"
+done
+seed_dumps
+floor=$(($(ol_free_bytes "$ret") + 48 * mib))
+# shellcheck disable=SC2016 # expanded by the inner shell
+out=$(PATH=$capbin "$capbin/sh" -c '. "$OOPSLIMIT_LIB" && ol_prune "$1" before 2026-01-01-000000 0 "$2"' sh "$ret" "$floor" 2>&1 |
+	tr '\n' ' ')
+[ "$(left)" = "2025-01-03-000000 " ] &&
+	ok "min_free within reach with only the capture image's commands ($(find "$capbin" -mindepth 1 | wc -l) of them): the same two go ($out)" ||
+	nok "min_free within reach, capture image's PATH: left $(left), said $out"
 seed_dumps
 out=$(ol_prune "$ret" before 2026-01-01-000000 1 0 | tr '\n' ' ')
 [ "$(left)" = "2025-01-01-000000 2025-01-02-000000 2025-01-03-000000 " ] &&
