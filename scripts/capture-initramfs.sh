@@ -21,7 +21,7 @@ versions=$(dpkg-query -W -f '${Package} ${Version}\n' dracut-core makedumpfile k
 	libkdumpfile-dev libc6 bash coreutils util-linux 2>/dev/null || true)
 # the recorder is built from recorder/*.[ch] and all of common/ (key_of alone
 # first: a file it cannot read must stop the script)
-key=$(key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/recorder/*.[ch] \
+key=$(key_of "$mod"/* "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/recorder/*.[ch] \
 	"$OOPSLIMIT_TOP"/recorder/Makefile "$OOPSLIMIT_TOP"/kdump/Makefile "$OOPSLIMIT_TOP"/common/* "$0")
 key=$(printf '%s\n' "$key" "$kver" "$versions" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/initramfs/capture-$key.img
@@ -56,7 +56,7 @@ fi
 # dracut carries on when a module's install() fails: check the result.
 listing=$(zcat "$work/capture.img" | cpio -t --quiet 2>/dev/null) || die "dracut wrote an unreadable image"
 for f in init usr/sbin/oopslimit-capture usr/sbin/oopslimit-reason usr/bin/makedumpfile \
-	usr/sbin/vmcore-dmesg usr/bin/sh usr/lib/oopslimit/oopslimit-lib.sh; do
+	usr/sbin/vmcore-dmesg usr/bin/sh usr/lib/oopslimit/oopslimit-lib.sh usr/lib/oopslimit/oopslimit-store.sh; do
 	grep -qx "$f" <<<"$listing" || { cat "$work/dracut.log" >&2; die "the capture initramfs lacks /$f"; }
 done
 grep -q '^etc/sysctl' <<<"$listing" && die "the capture initramfs carries sysctl settings"

@@ -22,7 +22,7 @@ elf_closure() {
 objects=$(elf_closure "$kexec" | sort -u)
 # shellcheck disable=SC2086  # one path a line, none with blanks
 key=$(key_of "$busybox" "$src/init" "$src/provoke.c" "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" \
-	"$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh "$0" $objects)
+	"$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh "$0" $objects)
 out=$OOPSLIMIT_CACHE/initramfs/guest-$key.cpio.gz
 if [ -e "$out" ]; then
 	printf '%s\n' "$out"
@@ -41,7 +41,7 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/provoke" "$src/provoke.c" ||
 	die "cannot build tests/guest/provoke.c"
 install -m 755 "$src/init" "$root/init"
 install -m 755 "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" "$root/sbin/oopslimit-kdump"
-for f in "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh; do
+for f in "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh; do
 	install -D -m 644 "$f" "$root/usr/lib/oopslimit/${f##*/}"
 done
 for o in $objects; do

@@ -7,10 +7,12 @@ OOPSLIMIT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # here, outside the repository, keyed by the inputs that made it.
 OOPSLIMIT_CACHE=${OOPSLIMIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oopslimit}
 OOPSLIMIT_TARBALL=${OOPSLIMIT_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-# ol_write_atomic FILE (standard input into FILE, through a unique
-# temporary renamed into place) and the config library's other functions.
+# The config library, and its other half with ol_write_atomic FILE (standard
+# input into FILE, through a unique temporary renamed into place).
 # shellcheck source=../kdump/oopslimit-lib.sh
 . "$OOPSLIMIT_TOP/kdump/oopslimit-lib.sh"
+# shellcheck source=../kdump/oopslimit-store.sh
+. "$OOPSLIMIT_TOP/kdump/oopslimit-store.sh"
 
 prog=$(basename "$0")
 

@@ -14,7 +14,8 @@
 #
 # Files: module-setup.sh (this), oopslimit-init.sh (the /init),
 # oopslimit-capture.sh (the capture), and the config library
-# oopslimit-lib.sh, taken from where the loader takes it.
+# oopslimit-lib.sh with oopslimit-store.sh, taken from where the loader
+# takes them.
 
 # Only when asked for: this module turns an initramfs into a capture one.
 check() {
@@ -25,11 +26,12 @@ depends() {
 	return 0
 }
 
-# The config library on this machine (OOPSLIMIT_LIB names it in a build tree).
+# The config library on this machine (OOPSLIMIT_LIB names it in a build tree),
+# with its other half, the dump store, beside it.
 oopslimit_lib() {
 	local lib=${OOPSLIMIT_LIB:-/usr/lib/oopslimit/oopslimit-lib.sh}
-	if [ ! -r "$lib" ]; then
-		dfatal "oopslimit: cannot read the config library $lib (install oopslimit-kdump, or set OOPSLIMIT_LIB)"
+	if [ ! -r "$lib" ] || [ ! -r "${lib%/*}/oopslimit-store.sh" ]; then
+		dfatal "oopslimit: cannot read the config library $lib or oopslimit-store.sh beside it (install oopslimit-kdump, or set OOPSLIMIT_LIB)"
 		return 1
 	fi
 	printf '%s\n' "$lib"
@@ -258,6 +260,7 @@ install() {
 	fi
 	inst "$reason" /usr/sbin/oopslimit-reason
 	inst_simple "$lib" /usr/lib/oopslimit/oopslimit-lib.sh
+	inst_simple "${lib%/*}/oopslimit-store.sh" /usr/lib/oopslimit/oopslimit-store.sh
 	inst_script "$moddir/oopslimit-capture.sh" /usr/sbin/oopslimit-capture
 	inst_script "$moddir/oopslimit-init.sh" /init
 	mkdir -p "$initdir/proc" "$initdir/sys" "$initdir/dev" "$initdir/tmp" "$initdir/run" "$initdir/etc/oopslimit"

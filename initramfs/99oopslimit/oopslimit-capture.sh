@@ -62,10 +62,13 @@ say() {
 	echo "oopslimit-capture: $*" >/dev/console 2>/dev/null || echo "oopslimit-capture: $*"
 }
 
-# The settings' names and defaults: the config library, which the dracut
+# The settings' names and defaults (the config library) and the dump store
+# (retention, atomic writes, requests to a dump server), which the dracut
 # module installed in the image.
 # shellcheck source=../../kdump/oopslimit-lib.sh
 . /usr/lib/oopslimit/oopslimit-lib.sh
+# shellcheck source=../../kdump/oopslimit-store.sh
+. /usr/lib/oopslimit/oopslimit-store.sh
 # shellcheck disable=SC2046  # words, not lines: that is how the kernel splits it
 ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector

@@ -250,6 +250,8 @@ unset OOPSLIMIT_RECEIVE_KEYS
 # --- the client's side of the wire -----------------------------------------------------
 # shellcheck source=../../kdump/oopslimit-lib.sh
 . "$top/kdump/oopslimit-lib.sh"
+# shellcheck source=../../kdump/oopslimit-store.sh
+. "$top/kdump/oopslimit-store.sh"
 # what "last --boot" takes from the server's answer, before any path is made
 command -v ol_last_parse >/dev/null || ol_last_parse() {
 	ol_error="no ol_last_parse: the answer is not checked"
@@ -319,7 +321,7 @@ done
 seed_dumps
 floor=$(($(ol_free_bytes "$ret") + 48 * mib))
 # shellcheck disable=SC2016 # expanded by the inner shell
-out=$(PATH=$capbin "$capbin/sh" -c '. "$OOPSLIMIT_LIB" && ol_prune "$1" before 2026-01-01-000000 0 "$2"' sh "$ret" "$floor" 2>&1 |
+out=$(PATH=$capbin "$capbin/sh" -c '. "$OOPSLIMIT_LIB" && . "${OOPSLIMIT_LIB%/*}/oopslimit-store.sh" && ol_prune "$1" before 2026-01-01-000000 0 "$2"' sh "$ret" "$floor" 2>&1 |
 	tr '\n' ' ')
 [ "$(left)" = "2025-01-03-000000 " ] &&
 	ok "min_free within reach with only the capture image's commands ($(find "$capbin" -mindepth 1 | wc -l) of them): the same two go ($out)" ||
