@@ -77,6 +77,23 @@ static void print_limit(FILE *f, const struct ol_report *r, enum ol_var_id count
 			(unsigned long long)h, ordinal(h), event);
 }
 
+/* The COUNT and LIMIT lines of one budget (KIND "OOPS" or "WARN"). */
+static void print_budget(FILE *f, const struct ol_report *r, const char *kind,
+			 enum ol_var_id count, enum ol_var_id limit, const char *event,
+			 const char *events)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%s_COUNT", kind);
+	label(f, name);
+	print_plain(f, r, count);
+	fputc('\n', f);
+	snprintf(name, sizeof(name), "%s_LIMIT", kind);
+	label(f, name);
+	print_limit(f, r, count, limit, event, events);
+	fputc('\n', f);
+}
+
 static void print_log(FILE *f, const struct ol_report *r)
 {
 	const struct ol_log *log = &r->log;
@@ -276,18 +293,8 @@ void ol_report_text(FILE *f, const struct ol_report *r, bool verbose)
 		label(f, "LIMITS");
 		fprintf(f, "none: this kernel has no oops_limit or warn_limit\n");
 	} else {
-		label(f, "OOPS_COUNT");
-		print_plain(f, r, OL_V_OOPS_COUNT);
-		fputc('\n', f);
-		label(f, "OOPS_LIMIT");
-		print_limit(f, r, OL_V_OOPS_COUNT, OL_V_OOPS_LIMIT, "oops", "oopses");
-		fputc('\n', f);
-		label(f, "WARN_COUNT");
-		print_plain(f, r, OL_V_WARN_COUNT);
-		fputc('\n', f);
-		label(f, "WARN_LIMIT");
-		print_limit(f, r, OL_V_WARN_COUNT, OL_V_WARN_LIMIT, "warning", "warnings");
-		fputc('\n', f);
+		print_budget(f, r, "OOPS", OL_V_OOPS_COUNT, OL_V_OOPS_LIMIT, "oops", "oopses");
+		print_budget(f, r, "WARN", OL_V_WARN_COUNT, OL_V_WARN_LIMIT, "warning", "warnings");
 	}
 	label(f, "PANIC_ON_OOPS");
 	print_plain(f, r, OL_V_PANIC_ON_OOPS);

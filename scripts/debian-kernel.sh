@@ -43,25 +43,15 @@ mapfile -t pkgs < <(kernel_packages "$meta")
 version=$(apt-cache "${apt_opts[@]}" show --no-all-versions "${pkgs[0]}" | sed -n 's/^Version: //p')
 out=$OOPSLIMIT_CACHE/debian-kernels/$suite-${pkgs[0]#linux-image-}-$version
 complete() { [ -e "$out/.complete" ] && { [ $dbg = no ] || [ -e "$out/vmlinux" ]; }; }
-complete || cache_lock "debian-kernels/${out##*/}"
-if complete; then
-	printf '%s\n' "$out"
-	exit 0
-fi
-
 # --- the packages, unpacked in a directory of their own --------------------------------
-mkdir -p "$OOPSLIMIT_CACHE/debian-kernels"
-work=$(mktemp -d "$OOPSLIMIT_CACHE/debian-kernels/.work.XXXXXX")
-# shellcheck disable=SC2064  # expand now
-trap "rm -rf '$work'" EXIT
-mkdir -p "$work/debs" "$work/root" "$work/new"
+kernel_cache_begin "$out" complete
+mkdir -p "$work/new"
 
 # unpack_image: the image packages, downloaded and unpacked; the kernel,
 # its config and the guest's modules into $work/new.
 unpack_image() {
 	say "downloading ${pkgs[*]} ($suite, $version)"
-	(cd "$work/debs" && apt-get "${apt_opts[@]}" -q download "${pkgs[@]}") >"$work/download.log" 2>&1 ||
-		die "cannot download ${pkgs[*]}: $(grep -m1 -E '^(E|Err):' "$work/download.log" || tail -n 1 "$work/download.log")"
+	suite_download "$work/debs" "${pkgs[@]}"
 	for deb in "$work"/debs/*.deb; do
 		dpkg-deb -x "$deb" "$work/root" || die "cannot unpack ${deb##*/}"
 	done
@@ -115,13 +105,8 @@ fi
 if [ $dbg = yes ]; then
 	dbgpkg=linux-image-$release-dbg
 	say "downloading $dbgpkg (the vmlinux with debug info: a large package)"
-	(cd "$work/debs" && apt-get "${apt_opts[@]}" -q download "$dbgpkg") >"$work/download.log" 2>&1 ||
-		die "cannot download $dbgpkg: $(grep -m1 -E '^(E|Err):' "$work/download.log" || tail -n 1 "$work/download.log")"
-	dpkg-deb --fsys-tarfile "$work"/debs/"$dbgpkg"_*.deb |
-		tar -x -C "$work/root" --wildcards '*/vmlinux-*' '*/vmlinux' 2>/dev/null || true
-	vml=$(find "$work/root/usr/lib/debug" -type f \( -name "vmlinux-$release" -o -path "*/$release/vmlinux" \) | head -n 1)
-	[ -n "$vml" ] || die "$dbgpkg has no vmlinux for $release"
-	mv "$vml" "$work/new/vmlinux"
+	suite_download "$work/debs" "$dbgpkg"
+	mv "$(dbg_vmlinux "$work"/debs/"$dbgpkg"_*.deb "$work/root" "$release")" "$work/new/vmlinux"
 	nm -n "$work/new/vmlinux" >"$work/new/System.map"
 fi
 

@@ -76,6 +76,46 @@ suite_apt() {
 	) 9>"$dir/lock" || exit 1
 }
 
+# kernel_cache_begin DIR MADE: the cache entry DIR, made once: when the
+# function MADE finds it made, before or after waiting for its lock, prints
+# DIR and exits; else sets work to a new directory beside it (with debs/ and
+# root/), removed on exit unless moved into place.
+kernel_cache_begin() {
+	local dir=$1 made=$2
+	"$made" || cache_lock "${dir#"$OOPSLIMIT_CACHE"/}"
+	if "$made"; then
+		printf '%s\n' "$dir"
+		exit 0
+	fi
+	mkdir -p "${dir%/*}"
+	work=$(mktemp -d "${dir%/*}/.work.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	chmod 755 "$work"
+	mkdir -p "$work/debs" "$work/root"
+}
+
+# suite_download DIR PACKAGE...: the packages' .deb files into DIR, with the
+# suite's apt configuration (suite_apt first), or one line saying why not.
+suite_download() {
+	local dir=$1
+	shift
+	# apt-get download writes into the current directory; _apt cannot write there
+	(cd "$dir" && apt-get "${apt_opts[@]}" download -q -o APT::Sandbox::User=root "$@" >"$dir/.apt.log" 2>&1) ||
+		die "apt-get download of $* failed: $(grep -m1 -E '^(E|Err):' "$dir/.apt.log" || tail -n 2 "$dir/.apt.log" | tr '\n' ' ')"
+	rm -f "$dir/.apt.log"
+}
+
+# dbg_vmlinux DEB ROOT RELEASE: the vmlinux (with debug info) of RELEASE's
+# -dbg package DEB, unpacked alone under ROOT (the modules' debug info is
+# most of the package); prints its path, or stops.
+dbg_vmlinux() {
+	local v
+	dpkg-deb --fsys-tarfile "$1" | tar -x -C "$2" --wildcards '*/vmlinux-*' '*/vmlinux' 2>/dev/null || true
+	v=$(find "$2/usr/lib/debug" -type f \( -name "vmlinux-$3" -o -path "*/$3/vmlinux" \) 2>/dev/null | head -n 1)
+	[ -n "$v" ] || die "${1##*/} has no vmlinux for $3"
+	printf '%s\n' "$v"
+}
+
 kernel_parts() {
 	apt-cache "${apt_opts[@]}" show --no-all-versions "$1" 2>/dev/null |
 		sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/[[:space:]]//g' |

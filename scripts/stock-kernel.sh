@@ -140,17 +140,7 @@ else
 	out=$OOPSLIMIT_CACHE/stock/$release-$version
 fi
 made() { [ -e "$out/kernelrelease" ] && [ -e "$out/image-debs" ]; }
-made || cache_lock "stock/${out##*/}"
-if made; then
-	printf '%s\n' "$out"
-	exit 0
-fi
-
-mkdir -p "$OOPSLIMIT_CACHE/stock"
-work=$(mktemp -d "$OOPSLIMIT_CACHE/stock/.work.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-chmod 755 "$work"
-mkdir -p "$work/debs" "$work/root"
+kernel_cache_begin "$out" made
 # deb_name FILE: the name dpkg gives a package file, PACKAGE_VERSION_ARCH.deb
 deb_name() {
 	local v
@@ -169,19 +159,16 @@ else
 	done
 	pkgs+=("linux-image-$release-dbg=$version")
 	say "downloading ${pkgs[*]} ($suite; the -dbg package is large: 280 MB to 1 GB)"
-	# apt-get download writes into the current directory; _apt cannot write here.
-	(cd "$work/debs" && apt-get "${apt_opts[@]}" download -q -o APT::Sandbox::User=root "${pkgs[@]}" >"$work/apt.log" 2>&1) ||
-		die "apt-get download failed: $(grep -m1 -E '^(E|Err):' "$work/apt.log" || tail -n 2 "$work/apt.log" | tr '\n' ' ')"
-	rm -f "$work/apt.log"
+	suite_download "$work/debs" "${pkgs[@]}"
 fi
+vmlinux=''
 for deb in "$work"/debs/*.deb; do
 	case ${deb##*/} in
-	linux-image-*-dbg_*)
-		# only the vmlinux: the modules' debug info is most of the package
-		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work/root" --wildcards '*/vmlinux-*' '*/vmlinux' 2>/dev/null || true ;;
+	linux-image-*-dbg_*) vmlinux=$(dbg_vmlinux "$deb" "$work/root" "$release") ;;
 	*) dpkg-deb -x "$deb" "$work/root" || die "cannot unpack $deb" ;;
 	esac
 done
+[ -n "$vmlinux" ] || die "no linux-image-$release-dbg package was fetched"
 for p in "${image_set[@]}"; do
 	f=("$work/debs/${p}_"*.deb)
 	[ -e "${f[0]}" ] || die "no $p package was fetched"
@@ -196,8 +183,6 @@ done >"$work/headers-debs"
 root=$work/root
 kernel_layout "$root"
 [ "$krelease" = "$release" ] || die "the packages of $release hold the kernel $krelease"
-vmlinux=$(find "$root/usr/lib/debug" -type f \( -name "vmlinux-$release" -o -path "*/$release/vmlinux" \) 2>/dev/null | head -n 1)
-[ -n "$vmlinux" ] || die "linux-image-$release-dbg has no vmlinux"
 [ -d "$root/usr/src/linux-headers-$release" ] || die "linux-headers-$release has no /usr/src/linux-headers-$release"
 # The headers' Makefile includes the -common package's by its installed,
 # absolute path: point it at the unpacked copy.

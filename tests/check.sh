@@ -43,6 +43,20 @@ shell_scripts() {
 	done
 }
 
+# unit_script NAME TITLE WHAT [ARG...]: tests/unit/NAME.sh ARG... as one
+# result: "TITLE: " and its last line when it passes, its failures and
+# "TITLE: WHAT" when not.
+unit_script() {
+	local name=$1 title=$2 what=$3 out
+	shift 3
+	if out=$("$OOPSLIMIT_TOP/tests/unit/$name.sh" "$@" 2>&1); then
+		result OK "$title: $(tail -n 1 <<<"$out")"
+	else
+		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
+		result FAIL "$title: $what"
+	fi
+}
+
 static_checks() {
 	local tree p out shells=() u ok
 	local unit=$scratch_check/unit
@@ -119,22 +133,12 @@ static_checks() {
 
 	# The loader's "target auto": the file system that holds the dump path
 	# and the directory within it, from mount tables (tests/unit/mountinfo).
-	if out=$("$OOPSLIMIT_TOP/tests/unit/auto-target.sh" 2>&1); then
-		result OK "target auto: $(tail -n 1 <<<"$out")"
-	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "target auto: the file system and directory that hold the dump path"
-	fi
+	unit_script auto-target "target auto" "the file system and directory that hold the dump path"
 
 	# The network targets without a network: oopslimit-receive as the ssh
 	# forced command runs it, and the route to a dump server
 	# (tests/unit/dump-server.sh, tests/unit/net).
-	if out=$("$OOPSLIMIT_TOP/tests/unit/dump-server.sh" 2>&1); then
-		result OK "dump server: $(tail -n 1 <<<"$out")"
-	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "dump server: oopslimit-receive's requests and refusals, the route to the server"
-	fi
+	unit_script dump-server "dump server" "oopslimit-receive's requests and refusals, the route to the server"
 
 	# The unit tests: each with all of common/ and crash-ext's plain C part.
 	for u in "$OOPSLIMIT_TOP"/tests/unit/*-test.c; do
@@ -174,39 +178,19 @@ static_checks() {
 
 	# The live metrics and the rate, with the recorder just built
 	# (tests/unit/metrics.sh).
-	if out=$("$OOPSLIMIT_TOP/tests/unit/metrics.sh" "$unit/oopslimit-reason" 2>&1); then
-		result OK "live metrics: $(tail -n 1 <<<"$out")"
-	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "live metrics: oopslimit.prom, the rate, bad directories"
-	fi
+	unit_script metrics "live metrics" "oopslimit.prom, the rate, bad directories" "$unit/oopslimit-reason"
 
 	# The fleet summary over a generated dump server tree, and the files it
 	# must skip (tests/unit/triage.sh).
-	if out=$("$OOPSLIMIT_TOP/tests/unit/triage.sh" "$unit/oopslimit-triage" 2>&1); then
-		result OK "fleet summary: $(tail -n 1 <<<"$out")"
-	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "fleet summary: oopslimit-triage's groups, --json, --since, the files it skips"
-	fi
+	unit_script triage "fleet summary" "oopslimit-triage's groups, --json, --since, the files it skips" "$unit/oopslimit-triage"
 
 	# A panic's pstore record judged at the next boot, and the records that
 	# are not (tests/unit/pstore-boot.sh).
-	if out=$("$OOPSLIMIT_TOP/tests/unit/pstore-boot.sh" "$unit/oopslimit-reason" 2>&1); then
-		result OK "pstore at boot: $(tail -n 1 <<<"$out")"
-	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "pstore at boot: which records are judged, which skipped"
-	fi
+	unit_script pstore-boot "pstore at boot" "which records are judged, which skipped" "$unit/oopslimit-reason"
 
 	# The recorder's time limit on a dump whose reads stall
 	# (tests/unit/reader-deadline.sh).
-	if out=$("$OOPSLIMIT_TOP/tests/unit/reader-deadline.sh" "$unit/oopslimit-reason" 2>&1); then
-		result OK "a stalled dump read: the reader stopped at its limit, the verdict kept: $(tail -n 1 <<<"$out")"
-	else
-		grep -v '^ok' <<<"$out" | sed 's/^/#   /'
-		result FAIL "a stalled dump read: the reader stopped at its limit, the verdict kept"
-	fi
+	unit_script reader-deadline "a stalled dump read" "the reader stopped at its limit, the verdict kept" "$unit/oopslimit-reason"
 
 	# What a clean chroot's package build needs, checked here without one: every
 	# header the two builds read comes from build-essential or from a package

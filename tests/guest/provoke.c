@@ -93,6 +93,20 @@ static int reap(pid_t pid)
 	return status;
 }
 
+/* Runs child(arg) in a child process; its wait status, or -1 after printing why. */
+static int run_child(void (*child)(const char *), const char *arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("provoke: fork");
+		return -1;
+	}
+	if (pid == 0)
+		child(arg);
+	return reap(pid);
+}
+
 static int repeat(const char *type, const char *count_arg)
 {
 	unsigned long count, i, survived = 0, killed = 0;
@@ -108,16 +122,8 @@ static int repeat(const char *type, const char *count_arg)
 
 	start = now_us();
 	for (i = 0; i < count; i++) {
-		int status;
-		pid_t pid = fork();
+		int status = run_child(direct_child, type);
 
-		if (pid < 0) {
-			perror("provoke: fork");
-			return 1;
-		}
-		if (pid == 0)
-			direct_child(type);
-		status = reap(pid);
 		if (status < 0)
 			return 1;
 		if (WIFSIGNALED(status)) {
@@ -301,12 +307,13 @@ static int gp_kthread_wchan(char *path, size_t size)
 	return found;
 }
 
-static void stall_child(void)
+static void stall_child(const char *unused)
 {
 	char wchan[300], where[64];
 	long long until;
 	int fd = open(DIRECT, O_WRONLY);
 
+	(void)unused;
 	if (fd < 0)
 		_exit(2);
 	if (!gp_kthread_wchan(wchan, sizeof(wchan)))
@@ -330,16 +337,8 @@ static void stall_child(void)
 
 static int stall(void)
 {
-	int status;
-	pid_t pid = fork();
+	int status = run_child(stall_child, NULL);
 
-	if (pid < 0) {
-		perror("provoke: fork");
-		return 1;
-	}
-	if (pid == 0)
-		stall_child();
-	status = reap(pid);
 	if (status < 0)
 		return 1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 7)
