@@ -73,9 +73,10 @@ dump_dirs() {
 server_plan() {
 	case $1 in
 	ssh) echo "serve ssh" ;;
+	ssh-stall) printf '%s\n' "serve ssh" "stall stalled /var/crash $2" ;;
 	nfs) echo "serve nfs /var/crash" ;;
 	esac
-	echo "await served /var/crash $2"
+	[ "$1" = ssh-stall ] || echo "await served /var/crash $2"
 	# up for "last" after this guest's reboot, until it says it is done
 	echo "idle $2"
 }

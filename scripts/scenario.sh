@@ -60,7 +60,8 @@
 #                         of two such disks (md), or on a LUKS volume there
 #                         (luks: opened at the first boot only), made by
 #                         the guest at its first boot
-#   server ssh|nfs|none   the Debian guest: a second Debian guest, the dump
+#   server ssh|ssh-stall|nfs|none
+#                         the Debian guest: a second Debian guest, the dump
 #                         server, at 192.0.2.1 on a wire of their own
 #                         (qemu-run.sh -n: unix sockets, never this
 #                         machine's network); this guest is 192.0.2.2.  ssh:
@@ -71,6 +72,10 @@
 #                         says over ssh that it is done; its dump directories are judged
 #                         as this guest's, its records are this guest's
 #                         "server.NAME" ("record server.served STAMP STATUS").
+#                         ssh-stall: ssh, but once a dump's stream begins the
+#                         server stops reading it (its writer stopped:
+#                         "record server.stalled STAMP stopped"), a server
+#                         that hangs mid-transfer, and waits for no dump.
 #                         none: the wire alone, nobody at the other end
 #   step PLAN-LINE        a line of the guest plan (see tests/guest/init and,
 #                         for the Debian guest, tests/guest-debian/oopslimit-test-run)
@@ -230,7 +235,7 @@ scenario_validate() {
 			[[ $rest =~ ^[1-9][0-9]*$ ]] || die "$f:$n: timeout takes seconds, not '$rest'" ;;
 		server)
 			[ "${guest:-}" = debian ] || die "$f:$n: the dump server is a second Debian guest: after 'guest debian'"
-			case $rest in ssh | nfs | none) ;; *) die "$f:$n: server is ssh, nfs or none, not '$rest'" ;; esac ;;
+			case $rest in ssh | ssh-stall | nfs | none) ;; *) die "$f:$n: server is ssh, ssh-stall, nfs or none, not '$rest'" ;; esac ;;
 		dump)
 			[ "$rest" = yes ] || die "$f:$n: dump takes 'yes'" ;;
 		step)

@@ -14,5 +14,5 @@ src=$OOPSLIMIT_CACHE/test-times.$tier.md
 cmd="make test"
 [ "$tier" = test ] || cmd="make test-full"
 [ -r "$src" ] || die "no $src: run $cmd first"
-ol_write_atomic "$OOPSLIMIT_TOP/bench/test-times-$tier.md" <"$src" || die "cannot write bench/test-times-$tier.md"
+ol_write_atomic "$OOPSLIMIT_TOP/bench/test-times-$tier.md" 644 <"$src" || die "cannot write bench/test-times-$tier.md"
 say "bench/test-times-$tier.md: $(sed -n 3p "$src")"
