@@ -72,11 +72,10 @@ dump_dirs() {
 # The dump server's plan for a "server" line: serve, then wait for a dump.
 server_plan() {
 	case $1 in
-	ssh) echo "serve ssh" ;;
+	ssh) printf '%s\n' "serve ssh" "await served /var/crash $2" ;;
 	ssh-stall) printf '%s\n' "serve ssh" "stall stalled /var/crash $2" ;;
-	nfs) echo "serve nfs /var/crash" ;;
+	nfs) printf '%s\n' "serve nfs /var/crash" "await served /var/crash $2" ;;
 	esac
-	[ "$1" = ssh-stall ] || echo "await served /var/crash $2"
 	# up for "last" after this guest's reboot, until it says it is done
 	echo "idle $2"
 }
