@@ -149,7 +149,7 @@ void ol_report_judge(struct ol_report *r)
 {
 	ol_sites_done(&r->sites);
 	judge(r);
-	/* the bucket: the reason and the report that decided it (sites.c) */
+	/* the bucket: the reason and the report that decided it (sites-decide.c) */
 	r->signature[0] = '\0';
 	if (r->reason)
 		ol_signature(r->signature, sizeof(r->signature), r->reason,

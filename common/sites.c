@@ -7,7 +7,8 @@
  * site's count and the report's warnings and oopses agree.  This file adds
  * what the scanner does not keep: each report's trace, read up to its end
  * marker, for the guilty frame, and the reports the limits do not count
- * (lockdep, RCU stalls, lockups, hung tasks).
+ * (lockdep, RCU stalls, lockups, hung tasks).  The frames of a trace are
+ * sites-frames.c's, which report decided the panic sites-decide.c's.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -15,36 +16,8 @@
 #include <string.h>
 
 #include "sites.h"
+#include "sites-int.h"
 #include "verdict.h"
-
-/* ---- the generic frames ------------------------------------------------- */
-
-enum ol_frame_match { OL_FRAME_EXACT, OL_FRAME_PREFIX };
-
-static const struct {
-	const char *name;
-	enum ol_frame_match how;
-} frames[] = {
-#define OL_EXACT OL_FRAME_EXACT
-#define OL_PREFIX OL_FRAME_PREFIX
-#define OL_FRAME(name, how) { name, how },
-#include "frames.def"
-#undef OL_FRAME
-#undef OL_PREFIX
-#undef OL_EXACT
-};
-
-bool ol_site_generic(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++) {
-		if (frames[i].how == OL_FRAME_EXACT ? strcmp(name, frames[i].name) == 0 :
-		    strncmp(name, frames[i].name, strlen(frames[i].name)) == 0)
-			return true;
-	}
-	return false;
-}
 
 static void put(char *dst, size_t size, const char *src)
 {
@@ -59,70 +32,6 @@ static void append(char *dst, size_t size, const char *src)
 		put(dst + n, size - n, src);
 }
 
-/* ---- normalising --------------------------------------------------------- */
-
-/* Bytes a title may not carry (it goes into text, JSON and CSV): '?'. */
-static void clean(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f || *s == '"' || *s == '\\')
-			*s = '?';
-}
-
-void ol_site_function(const char *s, size_t n, char *out, size_t out_len)
-{
-	/* what GCC and Clang append to a function they cloned or split */
-	static const char *const suffixes[] = { ".isra.", ".constprop.", ".part.", ".cold", ".llvm.",
-						".lto_priv", ".specialized." };
-	const char *cut;
-	size_t i;
-
-	if ((cut = memmem(s, n, "+0x", 3)))
-		n = (size_t)(cut - s);
-	if (n >= 2 && s[n - 2] == '(' && s[n - 1] == ')')
-		n -= 2;
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-		if ((cut = memmem(s, n, suffixes[i], strlen(suffixes[i]))))
-			n = (size_t)(cut - s);
-	ol_copy(out, out_len, s, n);
-	clean(out);
-}
-
-/*
- * A frame as traces print it: "foo+0x12/0x40 [mod buildid]", "? foo+..."
- * (a stale word on the stack: not a frame), "[<ffffffff81234567>] foo+..."
- * (before 4.15), "foo+0x12/0x40 drivers/x.c:10" or "foo drivers/x.c:10
- * [inline]" (symbolised by syzkaller's tools).  plain: a bare name counts
- * too (a RIP line symbolised by a script).  False when it is no frame.
- */
-static bool frame(const char *t, bool plain, char *name, size_t name_len, char *mod, size_t mod_len)
-{
-	const char *e, *b;
-	size_t n;
-
-	mod[0] = '\0';
-	if (t[0] == '[' && t[1] == '<' && (e = strstr(t, ">] ")))
-		t = e + 3;
-	if (t[0] == '?' && t[1] == ' ')
-		return false;
-	if (!isalpha((unsigned char)t[0]) && t[0] != '_' && t[0] != '.')
-		return false;
-	n = strcspn(t, " \t");
-	if (!memmem(t, n, "+0x", 3) && !plain && !strstr(t + n, "[inline]"))
-		return false;
-	ol_site_function(t, n, name, name_len);
-	if (!name[0])
-		return false;
-	for (b = t + n; *b == ' '; b++)
-		;
-	if (*b == '[' && strncmp(b, "[inline]", 8) != 0) {
-		b++;
-		ol_copy(mod, mod_len, b, strcspn(b, " ]"));
-		clean(mod);
-	}
-	return true;
-}
-
 /* ---- the kinds of report ------------------------------------------------- */
 
 /*
@@ -135,6 +44,13 @@ static bool frame(const char *t, bool plain, char *name, size_t name_len, char *
  * linux-source of 5.10, 6.1, 6.12 and 7.2 (5.10 has no KFENCE at all), so
  * the table holds for every kernel line the readers take.
  */
+/*
+ * The strings a site or an event points at, besides the tables' own: one
+ * address each, so that ol_sites_valid() can tell them from any other.
+ */
+static const char COUNTS_WARN[] = "warn_count", COUNTS_OOPS[] = "oops_count";
+static const char ORIGIN_GPF[] = "GPF", ORIGIN_BUG[] = "BUG", ORIGIN_OOPS[] = "oops";
+
 static const struct {
 	const char *scanner, *origin, *label;
 } warn_origins[OL_SITE_ORIGINS] = {
@@ -146,7 +62,7 @@ static const struct {
 	{ "scheduling while atomic", "scheduling while atomic", "BUG: scheduling while atomic" },
 };
 
-static int warn_origin_of(const char *scanner)
+int site_warn_origin_of(const char *scanner)
 {
 	int i;
 
@@ -332,7 +248,7 @@ static void close_event(struct ol_sites *s, struct ol_site_event *ev)
 		append(title, sizeof(title), func[0] ? " in " : " at ");
 		append(title, sizeof(title), func[0] ? func : ev->where);
 	}
-	clean(title);
+	site_clean(title);
 	s->events++;
 	if (!ev->after_panic && ev->counts)
 		s->counted[ev->class == OL_CLASS_OOPS]++;
@@ -417,7 +333,7 @@ static void header_module(const char *t, const char *func, char *mod, size_t len
 
 	mod[0] = '\0';
 	if (p)
-		frame(p, true, name, sizeof(name), mod, len);
+		site_frame(p, true, name, sizeof(name), mod, len);
 }
 
 /* "KIND in ...": the words between the origin's prefix and " in ". */
@@ -448,14 +364,14 @@ static bool warning_header(struct ol_sites *s, const char *stream, const char *t
 		return false;
 	ol_log_init(&scratch);
 	ol_log_line(&scratch, t);
-	if (!scratch.warnings || (o = warn_origin_of(scratch.warn_origin)) < 0)
+	if (!scratch.warnings || (o = site_warn_origin_of(scratch.warn_origin)) < 0)
 		return false;
 	ev = open_event(s, stream, ht, us);
 	ev->origin = warn_origins[o].origin;
-	ev->counts = "warn_count";
+	ev->counts = COUNTS_WARN;
 	ev->class = OL_CLASS_WARNING;
 	put(ev->where, sizeof(ev->where), scratch.warn_where);
-	clean(ev->where);
+	site_clean(ev->where);
 	if (o == 0 || strcmp(warn_origins[o].scanner, "scheduling while atomic") == 0)
 		put(ev->what, sizeof(ev->what), warn_origins[o].label);
 	else
@@ -494,17 +410,17 @@ static bool oops_header(struct ol_sites *s, const char *stream, const char *t, b
 	ev = open_event(s, stream, ht, us);
 	ev->have_header = true;
 	ev->class = OL_CLASS_OOPS;
-	ev->counts = "oops_count";
+	ev->counts = COUNTS_OOPS;
 	if (strncmp(str, "Oops: ", 6) == 0 && str[6] != '0')
 		str += 6;
 	n = strcspn(str, ",:");
 	snprintf(ev->what, sizeof(ev->what), "%.*s", (int)n, str);
 	if (strncmp(str, "general protection fault", 24) == 0)
-		ev->origin = "GPF";
+		ev->origin = ORIGIN_GPF;
 	else if (strncmp(str, "invalid opcode", 14) == 0)
-		ev->origin = "BUG";	/* BUG() without CONFIG_DEBUG_BUGVERBOSE */
+		ev->origin = ORIGIN_BUG;	/* BUG() without CONFIG_DEBUG_BUGVERBOSE */
 	else
-		ev->origin = "oops";
+		ev->origin = ORIGIN_OOPS;
 	return true;
 }
 
@@ -527,14 +443,14 @@ static bool other_header(struct ol_sites *s, const char *stream, const char *t, 
 		ev = open_event(s, stream, ht, us);
 		ev->origin = kinds[i].origin;
 		ev->class = kinds[i].class;
-		ev->counts = ev->class == OL_CLASS_OOPS ? "oops_count" : NULL;
+		ev->counts = ev->class == OL_CLASS_OOPS ? COUNTS_OOPS : NULL;
 		ev->gathers = kinds[i].gathers;
 		put(ev->what, sizeof(ev->what), kinds[i].title);
 		if (kinds[i].where) {
 			p += strlen(kinds[i].text);
 			n = strcspn(p, "! ");
 			ol_copy(ev->where, sizeof(ev->where), p, n);
-			clean(ev->where);
+			site_clean(ev->where);
 		}
 		return true;
 	}
@@ -562,7 +478,7 @@ static void event_line(struct ol_sites *s, struct ol_site_event *ev, const char 
 		p = t + 5;
 		if (strspn(p, "0123456789abcdef") == 4 && p[4] == ':')
 			p += 5;
-		if (frame(p, true, name, sizeof(name), mod, sizeof(mod)))
+		if (site_frame(p, true, name, sizeof(name), mod, sizeof(mod)))
 			candidate(ev, name, mod);
 		return;
 	}
@@ -573,11 +489,11 @@ static void event_line(struct ol_sites *s, struct ol_site_event *ev, const char 
 	}
 	/* lockdep: "(&lock){+.+.}-{3:3}, at: caller+0x1a/0x40": the caller of the lock */
 	if (ev->class == OL_CLASS_LOCKDEP && (p = strstr(t, ", at: "))) {
-		if (frame(p + 6, false, name, sizeof(name), mod, sizeof(mod)))
+		if (site_frame(p + 6, false, name, sizeof(name), mod, sizeof(mod)))
 			candidate(ev, name, mod);
 		return;
 	}
-	if (ev->in_trace && frame(t, false, name, sizeof(name), mod, sizeof(mod)))
+	if (ev->in_trace && site_frame(t, false, name, sizeof(name), mod, sizeof(mod)))
 		candidate(ev, name, mod);
 }
 
@@ -634,87 +550,63 @@ void ol_sites_done(struct ol_sites *s)
 			close_event(s, &s->ev[i]);
 }
 
-/* ---- what decided the panic ---------------------------------------------- */
-
-/* The reasons of common/panics.def (and verdict.c's) that a report decides. */
-static const struct {
-	const char *reason;
-	enum ol_site_class class;
-	const char *origin;	/* a warning of this origin, whatever the message */
-} decided_by[] = {
-	{ "warn_limit", OL_CLASS_WARNING, NULL },
-	{ "panic_on_warn", OL_CLASS_WARNING, NULL },
-	{ "panic_on_taint", OL_CLASS_WARNING, NULL },	/* the warning's taint, W */
-	{ "kasan_fault", OL_CLASS_WARNING, "KASAN" },
-	{ "oops_limit", OL_CLASS_OOPS, NULL },
-	{ "panic_on_oops", OL_CLASS_OOPS, NULL },
-	{ "oops_in_interrupt", OL_CLASS_OOPS, NULL },
-	{ "oops_in_init", OL_CLASS_OOPS, NULL },
-	{ "oops_in_idle", OL_CLASS_OOPS, NULL },
-	{ "init_killed", OL_CLASS_OOPS, NULL },
-	{ "idle_killed", OL_CLASS_OOPS, NULL },
-	{ "interrupt_handler_killed", OL_CLASS_OOPS, NULL },
-	{ "oops_kill_failed", OL_CLASS_OOPS, NULL },
-	{ "softlockup_panic", OL_CLASS_SOFTLOCKUP, NULL },
-	{ "hardlockup_panic", OL_CLASS_HARDLOCKUP, NULL },
-	{ "hung_task_panic", OL_CLASS_HUNG_TASK, NULL },
-	{ "panic_on_rcu_stall", OL_CLASS_RCU, NULL },
-};
-
-const struct ol_site *ol_sites_deciding(const struct ol_sites *s, const char *reason, const char *origin)
+/* Whether p is NULL (when that may be) or one of the strings this file points at. */
+static bool known_string(const char *p, bool may_be_null)
 {
-	const char *want;
+	static const char *const fixed[] = { COUNTS_WARN, COUNTS_OOPS, ORIGIN_GPF, ORIGIN_BUG, ORIGIN_OOPS };
 	size_t i;
-	int o, site;
 
-	if (!reason)
-		return NULL;
-	for (i = 0; i < sizeof(decided_by) / sizeof(decided_by[0]); i++) {
-		if (strcmp(decided_by[i].reason, reason) != 0)
-			continue;
-		site = s->last[decided_by[i].class];
-		want = decided_by[i].origin ? decided_by[i].origin : origin;
-		if (decided_by[i].class == OL_CLASS_WARNING && want && (o = warn_origin_of(want)) >= 0)
-			site = s->last_origin[o];
-		return site >= 0 ? &s->site[site] : NULL;
+	if (!p)
+		return may_be_null;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (p == fixed[i])
+			return true;
+	for (i = 0; i < OL_SITE_ORIGINS; i++)
+		if (p == warn_origins[i].origin || p == warn_origins[i].label)
+			return true;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (p == kinds[i].origin)
+			return true;
+	return false;
+}
+
+#define TERMINATED(field) (memchr((field), '\0', sizeof(field)) != NULL)
+
+const char *ol_sites_valid(const struct ol_sites *s)
+{
+	unsigned int i;
+
+	if (s->n > OL_SITES)
+		return "more sites than the log's list holds";
+	if (!TERMINATED(s->stream))
+		return "the log's stream name is not terminated";
+	for (i = 0; i < s->n; i++) {
+		const struct ol_site *site = &s->site[i];
+
+		if (!(TERMINATED(site->title) && TERMINATED(site->where) && TERMINATED(site->func) &&
+		      TERMINATED(site->module)))
+			return "a site's text is not terminated";
+		if (!known_string(site->origin, false) || !known_string(site->counts, true))
+			return "a site's origin or counter is none of sites.c's";
+		if ((unsigned int)site->class >= OL_NCLASSES)
+			return "a site's class is out of range";
+	}
+	for (i = 0; i < OL_NCLASSES; i++)
+		if (s->last[i] < -1 || s->last[i] >= (int)s->n)
+			return "a last site is out of range";
+	for (i = 0; i < OL_SITE_ORIGINS; i++)
+		if (s->last_origin[i] < -1 || s->last_origin[i] >= (int)s->n)
+			return "a last site of an origin is out of range";
+	for (i = 0; i < OL_SITE_STREAMS; i++) {
+		const struct ol_site_event *ev = &s->ev[i];
+
+		if (!(TERMINATED(ev->stream) && TERMINATED(ev->what) && TERMINATED(ev->access) &&
+		      TERMINATED(ev->where) && TERMINATED(ev->func) && TERMINATED(ev->module) &&
+		      TERMINATED(ev->first) && TERMINATED(ev->first_module)))
+			return "an open report's text is not terminated";
+		if (!known_string(ev->origin, true) || !known_string(ev->counts, true) ||
+		    !known_string(ev->label, true) || (unsigned int)ev->class >= OL_NCLASSES)
+			return "an open report's kind is none of sites.c's";
 	}
 	return NULL;
-}
-
-void ol_signature(char *buf, size_t len, const char *reason, const struct ol_site *decider)
-{
-	if (decider)
-		snprintf(buf, len, "%s: %s", reason ? reason : "unknown", decider->title);
-	else
-		snprintf(buf, len, "%s", reason ? reason : "unknown");
-}
-
-unsigned long ol_sites_budget(const struct ol_sites *s, const char *counter, char *buf, size_t len)
-{
-	bool done[OL_SITES] = { false };
-	unsigned long total = 0;
-	size_t used = 0;
-	unsigned int i, k;
-
-	if (len)
-		buf[0] = '\0';
-	for (k = 0; k < s->n; k++) {
-		int best = -1;
-
-		/* most first; of equal counts, the first seen */
-		for (i = 0; i < s->n; i++)
-			if (!done[i] && s->site[i].counts && strcmp(s->site[i].counts, counter) == 0 &&
-			    s->site[i].count && (best < 0 || s->site[i].count > s->site[best].count))
-				best = (int)i;
-		if (best < 0)
-			break;
-		done[best] = true;
-		total += s->site[best].count;
-		if (used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%lux %s%s%s%s", used ? ", " : "",
-						 s->site[best].count, s->site[best].title,
-						 s->site[best].where[0] ? " (" : "", s->site[best].where,
-						 s->site[best].where[0] ? ")" : "");
-	}
-	return total;
 }

@@ -109,6 +109,13 @@ void ol_sites_line(struct ol_sites *s, const char *line);
 void ol_sites_done(struct ol_sites *s);
 
 /*
+ * Why s, filled by another process (the recorder's reading child), is not
+ * fit to use, or NULL when it is: every count within its array, every
+ * string terminated, every pointer one of sites.c's own strings.
+ */
+const char *ol_sites_valid(const struct ol_sites *s);
+
+/*
  * The site of the report that decided a panic of this reason (panics.def's
  * reason; origin the warning origin its message names, "kernel", "UBSAN",
  * or "" when none): the last report of the kind that reason counts or

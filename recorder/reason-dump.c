@@ -196,8 +196,8 @@ static int write_all(int fd, const void *buf, size_t len)
 /*
  * The child's answer, checked before any of it is used: every string
  * terminated within its array, every count within its array, every enum in
- * its range, the one pointer it may set (the log's context) one of
- * panics.def's; the pointers and the capture record the child has no
+ * its range, the pointers it may set (the log's context, the sites'
+ * origins and counters) one of panics.def's and sites.c's; the pointers and the capture record the child has no
  * business changing are the parent's own.  False, with *why, when the
  * answer does not hold: it is not taken.
  */
@@ -231,6 +231,8 @@ static bool take_back(struct ol_report *r, struct ol_report *back, const char **
 		*why = "a setting is out of range";
 	if (!*why && !ol_log_context_known(back->log.context))
 		*why = "the log's context is none of panics.def's";
+	if (!*why)
+		*why = ol_sites_valid(&back->sites);
 	if (*why)
 		return false;
 	back->program = r->program;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for common/sites.c: the warning and oops sites of a log, the
- * guilty frame through common/frames.def, and the signature.  Each log is
+ * Unit tests for common/sites.c, sites-frames.c and sites-decide.c: the
+ * warning and oops sites of a log, the guilty frame through
+ * common/frames.def, and the signature.  Each log is
  * in the shape a kernel line prints (its comment names the kernel and the
  * function that prints it); the example values (functions, paths, PIDs)
  * are made up, the layout is the kernel's.  TAP output.
@@ -68,6 +69,15 @@ static const struct ol_site *expect(const char *what, const char *title, unsigne
 	return s;
 }
 
+/* The site's file:line is want (s may be NULL: the site is missing, already counted). */
+static void expect_where(const char *what, const struct ol_site *s, const char *want)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s: file:line %s", what, want);
+	ok_got(s && strcmp(s->where, want) == 0, name, s ? s->where : NULL);
+}
+
 static void expect_sig(const char *what, const char *reason, const char *origin, const char *want)
 {
 	char sig[256], name[256];
@@ -109,8 +119,7 @@ static void test_warn(void)
 	ok(sites.n == 1 && sites.events == 2, "6.1 WARN: two reports, one site");
 	s = expect("6.1 WARN", "WARNING in lkdtm_WARNING", 2, "WARN", "warn_count");
 	if (s) {
-		ok_got(strcmp(s->where, "../linux/drivers/misc/lkdtm/bugs.c:85") == 0, "6.1 WARN: file:line",
-		       s->where);
+		expect_where("6.1 WARN", s, "../linux/drivers/misc/lkdtm/bugs.c:85");
 		ok_got(strcmp(s->module, "lkdtm") == 0, "6.1 WARN: module", s->module);
 		ok(s->have_time && s->first_us == 3401251 && s->last_us == 3701251, "6.1 WARN: first and last time");
 	}
@@ -199,7 +208,7 @@ static void test_warn_shapes(void)
 	feed(warn_619);
 	s = expect("6.19 WARN", "WARNING in foo_sync", 1, "WARN", "warn_count");
 	if (s) {
-		ok_got(strcmp(s->where, "kernel/workqueue.c:4289") == 0, "6.19 WARN: file:line", s->where);
+		expect_where("6.19 WARN", s, "kernel/workqueue.c:4289");
 		ok_got(strcmp(s->module, "foo") == 0, "6.19 WARN: the caller's module", s->module);
 	}
 	expect("6.19 WARN with a condition", "WARNING in sched_init", 1, "WARN", "warn_count");
@@ -208,8 +217,7 @@ static void test_warn_shapes(void)
 	ok(sites.n == 2, "5.10 interleaved: two sites");
 	s = expect("5.10 interleaved", "WARNING in foo_put", 1, "WARN", "warn_count");
 	if (s) {
-		ok_got(strcmp(s->where, "lib/refcount.c:28") == 0, "5.10 interleaved: refcount's file:line",
-		       s->where);
+		expect_where("5.10 interleaved", s, "lib/refcount.c:28");
 		ok_got(strcmp(s->module, "foo") == 0, "5.10 interleaved: module without its build id", s->module);
 	}
 	expect("5.10 interleaved", "WARNING in bar_xmit", 1, "WARN", "warn_count");
@@ -313,8 +321,7 @@ static void test_sanitizers(void)
 
 	feed(ubsan_510);
 	s = expect("5.10 UBSAN", "UBSAN: shift-out-of-bounds in bar_shift", 1, "UBSAN", "warn_count");
-	ok_got(s && strcmp(s->where, "drivers/foo/bar.c:20") == 0, "5.10 UBSAN: file:line without the column",
-	       s ? s->where : NULL);
+	expect_where("5.10 UBSAN", s, "drivers/foo/bar.c:20");
 	ok(sites.n == 1, "5.10 UBSAN: the closing rule is no report");
 
 	feed(ubsan_66);
@@ -546,10 +553,9 @@ static void test_oopses(void)
 	char budget[512];
 
 	feed(bug_510);
-	s = expect("5.10 kernel BUG", "kernel BUG in lkdtm_BUG", 1, "BUG", "oops_count");
-	ok_got(s && strcmp(s->where, "drivers/misc/lkdtm/bugs.c:76") == 0, "5.10 kernel BUG: file:line",
-	       s ? s->where : NULL);
 	ok(sites.n == 1, "5.10 kernel BUG: the RIP after the end marker is no report");
+	s = expect("5.10 kernel BUG", "kernel BUG in lkdtm_BUG", 1, "BUG", "oops_count");
+	expect_where("5.10 kernel BUG", s, "drivers/misc/lkdtm/bugs.c:76");
 	feed(bug_gpf_612);
 	expect("6.12 kernel BUG (Oops: invalid opcode)", "kernel BUG in foo_check", 1, "BUG", "oops_count");
 	expect("6.12 GPF (Oops: general protection fault)", "general protection fault in foo_probe", 1, "GPF",
@@ -653,6 +659,43 @@ static void test_overflow(void)
 	ok(sites.n <= 2, "garbled lines: no crash");
 }
 
+/* The recorder's parent takes the sites from its reading child only when they hold. */
+static void test_valid(void)
+{
+	static const char forged_origin[] = "WARN";
+	struct ol_sites copy;
+	const char *why;
+
+	feed(interleaved_510);
+	why = ol_sites_valid(&sites);
+	ok_got(!why, "valid: the sites of a real log hold", why);
+
+	copy = sites;
+	copy.n = OL_SITES + 1;
+	ok(ol_sites_valid(&copy) != NULL, "valid: more sites than the list holds");
+	copy = sites;
+	memset(copy.site[0].title, 'x', sizeof(copy.site[0].title));
+	ok(ol_sites_valid(&copy) != NULL, "valid: a title without its terminator");
+	copy = sites;
+	copy.site[1].origin = forged_origin;
+	ok(ol_sites_valid(&copy) != NULL, "valid: an origin that points elsewhere, though it says WARN");
+	copy = sites;
+	copy.site[0].counts = NULL;
+	ok(ol_sites_valid(&copy) == NULL, "valid: a site that counts in neither counter");
+	copy = sites;
+	copy.last[0] = (int)copy.n;
+	ok(ol_sites_valid(&copy) != NULL, "valid: a last site past the list");
+	copy = sites;
+	copy.last_origin[0] = -2;
+	ok(ol_sites_valid(&copy) != NULL, "valid: a last site of an origin below -1");
+	copy = sites;
+	copy.ev[3].label = forged_origin;
+	ok(ol_sites_valid(&copy) != NULL, "valid: an open report's label that points elsewhere");
+	copy = sites;
+	copy.site[0].class = OL_NCLASSES;
+	ok(ol_sites_valid(&copy) != NULL, "valid: a class out of range");
+}
+
 int main(void)
 {
 	test_warn();
@@ -663,5 +706,6 @@ int main(void)
 	test_budget();
 	test_normalise();
 	test_overflow();
+	test_valid();
 	return tap_done();
 }
