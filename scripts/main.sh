@@ -28,15 +28,15 @@ policy=warn_limit n=3 mem=512M crashkernel=64M
 while getopts p:n:m:c:h opt; do
 	case $opt in
 	p) policy=$OPTARG ;;
-	n) n=$OPTARG ;;
-	m) mem=$OPTARG ;;
-	c) crashkernel=$OPTARG ;;
+	n) [[ $OPTARG =~ ^[1-9][0-9]{0,4}$ ]] || die "-n takes a limit from 1 to 99999, not '$OPTARG'"
+	   n=$OPTARG ;;
+	m) [[ $OPTARG =~ ^[1-9][0-9]*[MG]$ ]] || die "-m takes a size like 512M, not '$OPTARG'"
+	   mem=$OPTARG ;;
+	c) [[ $OPTARG =~ ^[1-9][0-9]*M$ ]] || die "-c takes a size like 64M, not '$OPTARG'"
+	   crashkernel=$OPTARG ;;
 	*) sed -n '/^# Usage:/,/^# make run/s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
-[[ $n =~ ^[1-9][0-9]{0,4}$ ]] || die "-n takes a limit from 1 to 99999, not '$n'"
-[[ $mem =~ ^[1-9][0-9]*[MG]$ ]] || die "-m takes a size like 512M, not '$mem'"
-[[ $crashkernel =~ ^[1-9][0-9]*M$ ]] || die "-c takes a size like 64M, not '$crashkernel'"
 
 # The policies, as scenario lines: how to set it, how to provoke it, what
 # reason.json must then say.

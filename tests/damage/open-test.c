@@ -172,6 +172,21 @@ static void test_not_dumps(void)
 	refused("flattened format", "makedumpfile's flattened format");
 }
 
+/* One field of a sound ELF header at a time, set to what breaks it. */
+static const struct elf_damage {
+	unsigned off, width;
+	uint64_t bad, good;
+	const char *want, *what;
+} elf_damage[] = {
+	{ 4, 1, 1, 2, "not a 64-bit little-endian ELF", "ELF: 32-bit" },
+	{ 16, 2, 2, 4, "not a core dump", "ELF: an executable" },
+	{ 18, 2, 183, 62, "machine 183", "ELF: an arm64 dump" },
+	{ 56, 2, 0, 1, "0 program headers", "ELF: no program headers" },
+	{ 56, 2, 3, 1, "cut short", "ELF: program headers past the end" },
+	{ 60, 2, 4, 0, "ELF sections", "ELF: sections (libkdumpfile would look for Xen's)" },
+	{ 64 + 40, 8, 0x10, 0x1000, "PT_LOAD 0 is damaged", "ELF: p_filesz above p_memsz" },
+};
+
 static void test_elf(void)
 {
 	uint8_t e[64 + 56] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
@@ -187,33 +202,15 @@ static void test_elf(void)
 	le(e + 64 + 40, 0x1000, 8);
 	put(e, 40);
 	refused("less than an ELF header", "ELF: cut inside its header");
-	e[4] = 1;
-	put(e, sizeof(e));
-	refused("not a 64-bit little-endian ELF", "ELF: 32-bit");
-	e[4] = 2;
-	le(e + 16, 2, 2);
-	put(e, sizeof(e));
-	refused("not a core dump", "ELF: an executable");
-	le(e + 16, 4, 2);
-	le(e + 18, 183, 2);
-	put(e, sizeof(e));
-	refused("machine 183", "ELF: an arm64 dump");
-	le(e + 18, 62, 2);
-	le(e + 56, 0, 2);
-	put(e, sizeof(e));
-	refused("0 program headers", "ELF: no program headers");
-	le(e + 56, 3, 2);
-	put(e, sizeof(e));
-	refused("cut short", "ELF: program headers past the end");
-	le(e + 56, 1, 2);
-	le(e + 60, 4, 2);
-	put(e, sizeof(e));
-	refused("ELF sections", "ELF: sections (libkdumpfile would look for Xen's)");
-	le(e + 60, 0, 2);
-	le(e + 64 + 40, 0x10, 8);
-	put(e, sizeof(e));
-	refused("PT_LOAD 0 is damaged", "ELF: p_filesz above p_memsz");
-	le(e + 64 + 40, 0x1000, 8);
+	/* each damage alone: one field set wrong, the dump refused, the field put back */
+	for (size_t i = 0; i < sizeof(elf_damage) / sizeof(elf_damage[0]); i++) {
+		const struct elf_damage *d = &elf_damage[i];
+
+		le(e + d->off, d->bad, d->width);
+		put(e, sizeof(e));
+		refused(d->want, d->what);
+		le(e + d->off, d->good, d->width);
+	}
 	put(e, sizeof(e));
 	refused("libkdumpfile", "ELF: a cut segment passes the checks, libkdumpfile says the rest");
 

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "../../common/pstore.h"
+#include "report-save.h"
 #include "tap.h"
 
 static char data_dir[4096];
-static const char *json_dir;
 
 static void find_data_dir(void)
 {
@@ -42,21 +42,6 @@ static char *slurp(const char *name, size_t *len)
 	if (buf)
 		buf[*len] = '\0';
 	return buf;
-}
-
-static void save(const struct ol_report *r, const char *name)
-{
-	char path[4200];
-	FILE *f;
-
-	if (!json_dir)
-		return;
-	snprintf(path, sizeof(path), "%s/pstore-%s.json", json_dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	ol_report_json(f, r);
-	fclose(f);
 }
 
 /* The report of one record (name, len bytes at buf) judged alone. */
@@ -92,7 +77,7 @@ static void test_panic(const char *buf, size_t len)
 	ok(!ol_report_no_limits(&r), "no claim that the kernel lacks the limits");
 	ok(r.consistent == -1, "consistency unknown: no counter to check");
 	ok(r.log.warnings >= 1 && r.log.have_warning, "the warnings before it, the last one's place");
-	save(&r, "warn-limit");
+	save_json(&r, "pstore", "warn-limit");
 }
 
 /* Part2 holds the log's start, Part1 its end: fed in that order, the same verdict. */
@@ -131,7 +116,7 @@ static void test_parts(const char *buf, size_t len)
 	ok_got(r.reason && strcmp(r.reason, "unknown") == 0 && r.setting == OL_V_NONE,
 	       "a panic record cut before its panic message: unknown, never a guess", r.reason);
 	ok(strstr(r.detail, "no panic message") != NULL, "the detail says why");
-	save(&r, "cut");
+	save_json(&r, "pstore", "cut");
 }
 
 static void test_not_judged(const char *buf, size_t len)
@@ -149,7 +134,7 @@ static void test_not_judged(const char *buf, size_t len)
 	ok(judge(&r, "dmesg-ramoops-4.enc.z", buf, len, why, sizeof(why)) == OL_PSTORE_UNREADABLE &&
 	   strcmp(r.reason, "unknown") == 0, "a record pstore could not decompress: unknown");
 	ok_got(strstr(why, "decompress") != NULL, "the reason says so", why);
-	save(&r, "compressed");
+	save_json(&r, "pstore", "compressed");
 	/* compressed bytes under a plain name */
 	memcpy(copy, buf, len < sizeof(copy) ? len : sizeof(copy));
 	copy[200] = 0x01;

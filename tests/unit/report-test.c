@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../common/report.h"
+#include "report-save.h"
 #include "tap.h"
 
 static void set(struct ol_report *r, enum ol_var_id id, uint64_t value)
@@ -41,25 +42,6 @@ static void make(struct ol_report *r, const char *const *lines)
 	ol_report_judge(r);
 }
 
-/* With --json DIR, each made-up report is also written there, for the schema check. */
-static const char *json_dir;
-
-static void save(const struct ol_report *r, const char *name)
-{
-	char path[4096];
-	FILE *f;
-
-	if (!json_dir)
-		return;
-	snprintf(path, sizeof(path), "%s/report-%s.json", json_dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		ok_got(false, "write a report for the schema check", path);
-		return;
-	}
-	ol_report_json(f, r);
-	fclose(f);
-}
 
 /* Printable ASCII and newlines only: what every reader's text must be. */
 static bool printable(const char *s)
@@ -158,7 +140,7 @@ static void test_oops_limit(void)
 	char *out;
 
 	make(&r, oops_log);
-	save(&r, "oops-limit");
+	save_json(&r, "report", "oops-limit");
 	ok(strcmp(r.reason, "oops_limit") == 0 && r.consistent == 1, "oops_limit, 5 of 5: consistent");
 	out = text_of(&r, false);
 	ok(has(out, "   OOPS_COUNT: 5\n") && has(out, "   OOPS_LIMIT: 5 (reached)\n"),
@@ -246,7 +228,7 @@ static void test_panic_on_warn(void)
 	set(&r, OL_V_OOPS_COUNT, 0);
 	set(&r, OL_V_OOPS_LIMIT, 10000);
 	ol_report_judge(&r);
-	save(&r, "panic-on-warn");
+	save_json(&r, "report", "panic-on-warn");
 	ok(strcmp(r.reason, "panic_on_warn") == 0 && r.setting == OL_V_PANIC_ON_WARN, "panic_on_warn verdict");
 	ok(r.consistent == -1 && has(r.evidence, "panic() clears panic_on_warn"),
 	   "panic_on_warn: panic() cleared it, nothing to check");
@@ -338,7 +320,7 @@ static void test_settings(void)
 	make(&r, oom2);
 	set(&r, OL_V_PANIC_ON_OOM, 2);
 	ol_report_judge(&r);
-	save(&r, "panic-on-oom");
+	save_json(&r, "report", "panic-on-oom");
 	ok(r.consistent == 1, "panic_on_oom 2, compulsory: consistent");
 	make(&r, nmi);
 	set(&r, OL_V_UNKNOWN_NMI_PANIC, 0);
@@ -380,7 +362,7 @@ static void test_policy(void)
 	set(&r, OL_V_WARN_LIMIT, 1);
 	set(&r, OL_V_OOPS_LIMIT, 10000);
 	ol_report_judge(&r);
-	save(&r, "drift");
+	save_json(&r, "report", "drift");
 	ok(r.log.have_policy && r.log.policy_set[OL_V_WARN_LIMIT] && r.log.policy[OL_V_WARN_LIMIT] == 3 &&
 	   !r.log.policy_set[OL_V_PANIC_ON_OOPS], "policy: the last line wins, bad words are skipped");
 	ok(ol_report_drift(&r, OL_V_WARN_LIMIT), "policy: warn_limit 3 applied, 1 in the dump: drift");
@@ -410,7 +392,7 @@ static void test_odd(void)
 	int i;
 
 	make(&r, hostile);
-	save(&r, "hostile");
+	save_json(&r, "report", "hostile");
 	ok(strcmp(r.reason, "other") == 0 && r.consistent == -1, "an unknown message: other, unchecked");
 	out = text_of(&r, false);
 	ok(has(out, "        PANIC: \"a \"quoted\"\\ ?[31mred? message?\"\n"),
@@ -422,7 +404,7 @@ static void test_odd(void)
 	free(out);
 
 	make(&r, nothing);
-	save(&r, "no-log");
+	save_json(&r, "report", "no-log");
 	ok(!r.log_read && strcmp(r.reason, "unknown") == 0 && r.consistent == -1, "no log: unknown, unchecked");
 	out = text_of(&r, true);
 	ok(has(out, "\"reason\": \"unknown\"") && has(out, "\"panic_message\": null") &&
@@ -438,7 +420,7 @@ static void test_odd(void)
 	make(&r, oops_log);
 	r.live = true;
 	ol_report_judge(&r);
-	save(&r, "live");
+	save_json(&r, "report", "live");
 	out = text_of(&r, false);
 	ok(r.reason == NULL && has(out, "      VERDICT: none (live system)\n") && !has(out, "PANIC: "),
 	   "live: counts, no panic line, no verdict");
@@ -449,7 +431,7 @@ static void test_odd(void)
 
 	ol_report_init(&r, "oopslimit-reason");
 	set(&r, OL_V_PANIC_ON_OOPS, 0);
-	save(&r, "no-limits");
+	save_json(&r, "report", "no-limits");
 	out = text_of(&r, false);
 	ok(ol_report_no_limits(&r) && has(out, "       LIMITS: none: this kernel has no oops_limit or warn_limit\n") &&
 	   !has(out, "OOPS_COUNT"), "no limits: one plain line instead of four");
@@ -503,7 +485,7 @@ static void test_checks(void)
 		r.var[page[i]].addr = 0xffffffff82a01000ULL + 8 * i;
 	ol_taint_letters(r.var[OL_V_TAINTED_MASK].value, r.taint, sizeof(r.taint));
 	ol_report_judge(&r);
-	save(&r, "damaged-page");
+	save_json(&r, "report", "damaged-page");
 	out = text_of(&r, false);
 	ok(has(out, "PANIC_ON_OOPS: unknown (not trusted: see NOTE)\n") &&
 	   has(out, "   OOPS_COUNT: unknown (not trusted: see NOTE)\n") &&
@@ -631,7 +613,7 @@ static void test_mismatched_vmlinux(void)
 		ol_report_log_line(&r, lines[i]);
 	ol_log_done(&r.log);
 	ol_report_judge(&r);
-	save(&r, "mismatched-vmlinux");
+	save_json(&r, "report", "mismatched-vmlinux");
 	out = text_of(&r, false);
 	ok(has(out, "   WARN_LIMIT: unknown (not trusted: see NOTE)\n") &&
 	   has(out, "PANIC_ON_WARN: unknown (not trusted: see NOTE)\n") &&
@@ -663,7 +645,7 @@ static void test_capture(void)
 	r.capture.dump_bytes = 1234;
 	r.capture.have_seconds = true;
 	r.capture.seconds = 0.5;
-	save(&r, "capture");
+	save_json(&r, "report", "capture");
 	out = text_of(&r, false);
 	ok(has(out, "      CAPTURE: complete, vmcore 1234 bytes in 0.50 s\n"), "text: the capture line");
 	free(out);
@@ -676,7 +658,7 @@ static void test_capture(void)
 	/* makedumpfile saved the dump but warned: never a plain "complete" */
 	snprintf(r.capture.warning, sizeof(r.capture.warning),
 		 "makedumpfile: The kernel version is not supported.");
-	save(&r, "capture-warning");
+	save_json(&r, "report", "capture-warning");
 	out = text_of(&r, false);
 	ok(has(out, "      CAPTURE: complete, vmcore 1234 bytes in 0.50 s; warning: makedumpfile: The kernel version is not supported.\n"),
 	   "text: a collector's warning on the capture line");
@@ -726,7 +708,7 @@ static void test_sites(void)
 	set(&r, OL_V_WARN_LIMIT, 3);
 	set(&r, OL_V_OOPS_COUNT, 0);
 	ol_report_judge(&r);
-	save(&r, "two-sites");
+	save_json(&r, "report", "two-sites");
 	ok_got(strcmp(r.signature, "warn_limit: WARNING in foo") == 0, "two sites: the signature", r.signature);
 	out = text_of(&r, false);
 	ok(has(out, "       BUDGET: 3 of 3: 2x WARNING in foo (drivers/x.c:10), "
@@ -746,7 +728,7 @@ static void test_sites(void)
 	free(out);
 
 	make(&r, wrapped_log);
-	save(&r, "wrapped");
+	save_json(&r, "report", "wrapped");
 	ok(r.log_wrapped, "wrapped: the log starts past the banner");
 	out = text_of(&r, false);
 	ok(has(out, "       BUDGET: 2 of 5 in the log: 2x BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION; "
