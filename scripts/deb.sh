@@ -17,6 +17,8 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=debian-suite.sh
+. "$OOPSLIMIT_TOP/scripts/debian-suite.sh"
 
 usage="usage: $prog [-o OUTDIR] [-r SUITE]"
 outdir=''
@@ -120,11 +122,7 @@ if [ -z "$(find "$tarball" -mmin -10080 2>/dev/null)" ]; then
 	t0=$(now_ms)
 	tmp=$(mktemp --suffix=.tar "$chroots/.$suite.XXXXXX")
 	log=$(mktemp "$chroots/.$suite.XXXXXX.log")
-	# (a mirror may serve a suite whose Release file is past its Valid-Until
-	# date, as a frozen unstable is: the signatures are checked all the same)
-	mmdebstrap --mode=root --variant=buildd --format=tar --aptopt='Acquire::Check-Valid-Until "false"' \
-		"$suite" "$tmp" "deb $mirror $suite main" >"$log" 2>&1 || {
-		tail -n 20 "$log" >&2
+	suite_mmdebstrap "$log" "$suite" "$tmp" "deb $mirror $suite main" --mode=root --variant=buildd --format=tar || {
 		rm -f "$tmp"
 		die "mmdebstrap $suite failed (log: $log)"
 	}
@@ -149,28 +147,6 @@ new_root() {
 	cp /etc/resolv.conf "$1/etc/resolv.conf"
 }
 
-# in_root ROOT SCRIPT [FILE PATH]...: runs SCRIPT (a path inside ROOT) with sh
-# -e in ROOT, with /proc, /dev and each FILE bound read-only at PATH, in a
-# mount namespace of its own: its mounts end with it.  ROOT is bound on
-# itself, so that inside it / is a mount point, as on a machine
-# (oopslimit-kdump finds the file system of its dump path in mountinfo).
-in_root() {
-	# shellcheck disable=SC2016  # the inner shell's own parameters
-	unshare --mount --propagation private -- /bin/sh -ec '
-		r=$1 script=$2
-		shift 2
-		mount --bind "$r" "$r"
-		mount -t proc proc "$r/proc"
-		mount --bind /dev "$r/dev"
-		while [ $# -gt 0 ]; do
-			touch "$r$2"
-			mount --bind -o ro "$1" "$r$2"
-			shift 2
-		done
-		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-			LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -e "$script"' sh "$@"
-}
-
 say "$suite: building in a clean chroot (log: $chroots/$suite.build.log)"
 t_all=$(now_ms)
 times=()
@@ -193,7 +169,7 @@ step() {
 	t0=$(now_ms)
 	printf '%s\n' "$2" >"$build/step.sh"
 	printf '=== %s\n' "$1" >>"$log"
-	if ! in_root "$build" /step.sh >>"$log" 2>&1; then
+	if ! (root_run "$build" -- /bin/sh -e /step.sh) >>"$log" 2>&1; then
 		tail -n 25 "$log" >&2
 		die "$suite: $1 failed (log: $log)"
 	fi
@@ -237,11 +213,11 @@ binds=()
 dump=$OOPSLIMIT_CACHE/runs/kernel-$suite/dump.elf
 vml=$(find "$OOPSLIMIT_CACHE/debian-kernels" -maxdepth 2 -path "*/$suite-*/vmlinux" 2>/dev/null | head -n 1)
 if [ -s "$dump" ] && [ -n "$vml" ] && [ -e "$(dirname "$vml")/.complete" ]; then
-	binds=("$dump" /oopslimit/dump.elf "$vml" /oopslimit/vmlinux)
+	binds=(-f "$dump" /oopslimit/dump.elf -f "$vml" /oopslimit/vmlinux)
 else
 	say "$suite: no stock-kernel dump and vmlinux in the cache ($dump, debian-kernels/$suite-*/vmlinux): crash-oopslimit is checked without a dump"
 fi
-if ! in_root "$inst" /oopslimit/deb-check.sh "${binds[@]}" >"$clog" 2>&1; then
+if ! (root_run "$inst" "${binds[@]}" -- /bin/sh -e /oopslimit/deb-check.sh) >"$clog" 2>&1; then
 	tail -n 25 "$clog" >&2
 	die "$suite: the installed packages failed a check (log: $clog)"
 fi

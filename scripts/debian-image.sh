@@ -149,9 +149,7 @@ include=$(
 )
 mkdir -p "$work/root"
 # shellcheck disable=SC2016  # mmdebstrap's hooks expand $1, the tree, themselves
-# (Acquire::Check-Valid-Until: as scripts/deb.sh, for a frozen unstable)
-if ! mmdebstrap --variant=minbase --aptopt='APT::Sandbox::User "root"' --aptopt='Acquire::Check-Valid-Until "false"' \
-	--include="$include" \
+if ! suite_mmdebstrap "$work/mmdebstrap.log" "$suite" "$work/root" "$mirror_spec" --variant=minbase --include="$include" \
 	--setup-hook="mkdir -p \"\$1/var/cache/apt/archives\" && { cp $archives/*.deb \"\$1/var/cache/apt/archives/\" 2>/dev/null || true; }" \
 	--customize-hook="mkdir -p \"\$1/oopslimit-build/kernel\" \"\$1/oopslimit-build/headers\" \"\$1/oopslimit-build/module\"" \
 	--customize-hook="copy-in ${image_debs[*]} /oopslimit-build/kernel" \
@@ -175,9 +173,7 @@ if ! mmdebstrap --variant=minbase --aptopt='APT::Sandbox::User "root"' --aptopt=
 	--customize-hook='for u in ssh.service ssh.socket nfs-server.service rpcbind.service rpcbind.socket; do ! chroot "$1" systemctl -q is-enabled "$u" 2>/dev/null || chroot "$1" systemctl -q disable "$u" || exit 1; done' \
 	--customize-hook='echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$1/etc/fstab"' \
 	--customize-hook='echo oopslimit-debian >"$1/etc/hostname"' \
-	--customize-hook='chroot "$1" passwd -d root' \
-	"$suite" "$work/root" "$mirror_spec" >"$work/mmdebstrap.log" 2>&1; then
-	tail -n 15 "$work/mmdebstrap.log" >&2
+	--customize-hook='chroot "$1" passwd -d root'; then
 	[ ! -s "$work/module.log" ] || tail -n 5 "$work/module.log" >&2
 	die "mmdebstrap failed to build the $suite tree"
 fi

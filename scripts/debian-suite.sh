@@ -30,6 +30,27 @@
 #     MODDIR/config); stops naming what is missing.
 # module_unpack FILE OUT
 #     A module file, plain, .xz, .zst or .gz, written uncompressed to OUT.
+#
+# The release roots (scripts/deb.sh's chroots, scripts/reader-root.sh's
+# reader roots, scripts/debian-image.sh's guest trees) are made and entered
+# by these two:
+# suite_mmdebstrap LOG SUITE TARGET SOURCES [OPTION...]
+#     mmdebstrap of SUITE into TARGET (a directory, or a tarball) from
+#     SOURCES, with the OPTIONs and those every root here takes: apt as root
+#     (a tree being made has no _apt user to drop to) and no Valid-Until
+#     check (a mirror may serve a suite whose Release file is past that date,
+#     as a frozen unstable is: the signatures are checked all the same).  Its
+#     output goes to LOG; on failure, the log's last lines on stderr and
+#     status 1.
+# root_run ROOT [-w DIR | -f FILE PATH]... -- COMMAND [ARG...]
+#     COMMAND in the root ROOT, as root, in a mount namespace of its own, so
+#     that its mounts end with it: ROOT bound on itself (inside, / is a mount
+#     point, as on a machine: oopslimit-kdump finds the file system of its
+#     dump path in mountinfo), /proc, /dev; each -w DIR bound read-write at
+#     its own path, so that paths to dumps, vmlinux files and scripts mean
+#     the same inside; each -f FILE bound read-only at PATH.  A clean
+#     environment.  It replaces the shell it runs in (COMMAND gets its
+#     process, and its signals): run it in a subshell to go on afterwards.
 
 suite_releases=$OOPSLIMIT_TOP/scripts/debian-releases
 
@@ -163,4 +184,33 @@ module_unpack() {
 	*.ko.gz) gzip -dc "$1" >"$2" ;;
 	*) die "$1: a module compressed in a way these scripts do not know" ;;
 	esac || die "cannot decompress $1"
+}
+
+suite_mmdebstrap() {
+	local log=$1 suite=$2 target=$3 sources=$4
+	shift 4
+	mmdebstrap --aptopt='APT::Sandbox::User "root"' --aptopt='Acquire::Check-Valid-Until "false"' "$@" \
+		"$suite" "$target" "$sources" >"$log" 2>&1 && return 0
+	tail -n 15 "$log" >&2
+	return 1
+}
+
+root_run() {
+	# shellcheck disable=SC2016  # the inner shell's own parameters
+	exec unshare --mount --propagation private -- /bin/sh -ec '
+		r=$1
+		shift
+		mount --bind "$r" "$r"
+		mount -t proc proc "$r/proc"
+		mount --bind /dev "$r/dev"
+		while [ "$1" != -- ]; do
+			case $1 in
+			-w) mkdir -p "$r$2"; mount --bind "$2" "$r$2"; shift 2 ;;
+			-f) touch "$r$3"; mount --bind -o ro "$2" "$r$3"; shift 3 ;;
+			*) echo "root_run: $1: not -w or -f" >&2; exit 2 ;;
+			esac
+		done
+		shift
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+			DEBIAN_FRONTEND=noninteractive "$@"' sh "$@"
 }

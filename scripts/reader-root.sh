@@ -13,10 +13,9 @@
 #   scripts/reader-root.sh -r ROOT|SUITE COMMAND [ARG...]
 #       runs COMMAND in ROOT (a directory the first form printed, or the
 #       root of SUITE, found or made first), as root,
-#       in a mount namespace of its own:
-#       /proc, /dev, the cache (OOPSLIMIT_CACHE) and the repository bound at
-#       their own paths, so that paths to dumps, vmlinux files and scripts
-#       mean the same inside; its status is the command's.
+#       with root_run (scripts/debian-suite.sh): the cache (OOPSLIMIT_CACHE)
+#       and the repository bound at their own paths; its status is the
+#       command's.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -31,19 +30,7 @@ if [ "${1:-}" = -r ]; then
 		# a suite: its root, made or found first (slower: the packages' key)
 		out=$("$0" "$out") || exit 1
 	fi
-	# shellcheck disable=SC2016  # the inner shell's own parameters
-	exec unshare --mount --propagation private -- /bin/sh -ec '
-		r=$1 cache=$2 top=$3
-		shift 3
-		mount --bind "$r" "$r"
-		mount -t proc proc "$r/proc"
-		mount --bind /dev "$r/dev"
-		for d in "$cache" "$top"; do
-			mkdir -p "$r$d"
-			mount --bind "$d" "$r$d"
-		done
-		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"' \
-		sh "$out" "$OOPSLIMIT_CACHE" "$OOPSLIMIT_TOP" "$@"
+	root_run "$out" -w "$OOPSLIMIT_CACHE" -w "$OOPSLIMIT_TOP" -- "$@"
 fi
 [ $# -eq 1 ] || die "usage: $prog SUITE | -r ROOT|SUITE COMMAND [ARG...]"
 suite=$1
@@ -73,7 +60,7 @@ root_of() {
 	say "making $suite's reader root (crash, drgn, the packages; log: $work/mmdebstrap.log)"
 	mkdir -p "$work/root"
 	# shellcheck disable=SC2016  # mmdebstrap's hooks expand $1, the tree, themselves
-	mmdebstrap --variant=minbase --aptopt='APT::Sandbox::User "root"' --aptopt='Acquire::Check-Valid-Until "false"' \
+	suite_mmdebstrap "$work/mmdebstrap.log" "$suite" "$work/root" "deb $(host_mirror) $suite main" --variant=minbase \
 		--include="$(
 			IFS=,
 			echo "${packages[*]}"
@@ -81,11 +68,8 @@ root_of() {
 		--customize-hook='mkdir -p "$1/oopslimit-debs"' \
 		--customize-hook="copy-in ${debs[*]} /oopslimit-debs" \
 		--customize-hook='chroot "$1" sh -c "apt-get install -q -y --no-install-recommends /oopslimit-debs/*.deb && apt-get clean"' \
-		--customize-hook='rm -rf "$1/oopslimit-debs"' \
-		"$suite" "$work/root" "deb $(host_mirror) $suite main" >"$work/mmdebstrap.log" 2>&1 || {
-		tail -n 15 "$work/mmdebstrap.log" >&2
+		--customize-hook='rm -rf "$1/oopslimit-debs"' ||
 		die "mmdebstrap failed to make $suite's reader root"
-	}
 	[ -r "$work/root/usr/lib/crash/extensions/oopslimit.so" ] || die "$suite's reader root lacks the crash extension"
 	rm -rf "$out"
 	mv "$work/root" "$out"
