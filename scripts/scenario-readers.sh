@@ -64,7 +64,8 @@ crash_session() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	printf '%s\n' "oopslimit > $out/text" "oopslimit -j > $out/json" "oopslimit -v > $out/verbose" \
-		"sys > $out/sys" "help oopslimit > $out/help" "eval 6*7 > $out/alive" q >"$out/cmd"
+		"oopslimit -s > $out/sites" "sys > $out/sys" "help oopslimit > $out/help" "eval 6*7 > $out/alive" q \
+		>"$out/cmd"
 	t0=$(now_ms)
 	local in_root=() ext=$crash_ext rr
 	rr=$(reader_release "$f")
@@ -85,14 +86,14 @@ crash_session() {
 		# which needs no kernel structures (and has no "sys")
 		whose="; crash itself stopped at start-up (${why#crash: }), so in --minimal mode"
 		printf '%s\n' "oopslimit > $out/text" "oopslimit -j > $out/json" "oopslimit -v > $out/verbose" \
-			"help oopslimit > $out/help" "eval 6*7 > $out/alive" q >"$out/cmd"
+			"oopslimit -s > $out/sites" "help oopslimit > $out/help" "eval 6*7 > $out/alive" q >"$out/cmd"
 		mv "$out/log" "$out/log.full"
 		rc=0
 		# shellcheck disable=SC2086 # crash's arguments are words
 		"${in_root[@]}" env CRASH_EXTENSIONS=$ext crash --minimal -s -x ${args:---kaslr auto} "$read_vmlinux" \
 			"$read_dump" -i "$out/cmd" </dev/null >"$out/log" 2>&1 || rc=$?
 	fi
-	touch "$out/text" "$out/json" "$out/sys" "$out/alive" "$out/verbose"
+	touch "$out/text" "$out/json" "$out/sys" "$out/alive" "$out/verbose" "$out/sites"
 	crash_rc=$rc
 	if grep -q '^expect[[:space:]]\{1,\}refused' "$f"; then
 		return 0
@@ -104,7 +105,7 @@ crash_session() {
 		return 1
 	fi
 	grep -q 'decimal: 42' "$out/alive" || { flag "$name: the crash session did not go on after oopslimit"; bad=1; }
-	if LC_ALL=C grep -q '[^[:print:]]' "$out/text" "$out/verbose" "$out/json"; then
+	if LC_ALL=C grep -q '[^[:print:]]' "$out/text" "$out/verbose" "$out/json" "$out/sites"; then
 		flag "$name: non-printable bytes in crash's output"
 		bad=1
 	fi
@@ -212,6 +213,22 @@ judge_reports() {
 			bad=1
 		fi
 	fi
+	# each text says what its reader's report says: the signature and the
+	# sites (the recorder's reason.txt, crash's "oopslimit" and "oopslimit -s")
+	local texts
+	for who in capture crash; do
+		case $who in
+		capture) texts=("${reports[capture]:-}" "${reports[capture]:-none}") texts[1]=${texts[1]%.json}.txt ;;
+		crash) texts=("${reports[crash]:-}" "$run_dir/crash/text" "$run_dir/crash/sites") ;;
+		esac
+		if [ -z "${texts[0]}" ] || [ ! -s "${texts[1]}" ]; then continue; fi
+		if out=$(/usr/bin/python3 "$OOPSLIMIT_TOP/tests/text-report.py" "${texts[@]}"); then
+			note "$name: $who: $out"
+		else
+			while IFS= read -r line; do flag "$name: $line"; done <<<"$out"
+			bad=1
+		fi
+	done
 	if [ -n "${reports[crash]:-}" ] && ! grep -q '^drgn[[:space:]]\{1,\}no' "$f"; then
 		if out=$(drgn_check "$f"); then
 			note "$name: $out"

@@ -624,7 +624,8 @@ run_scenarios() {
 		for p in $(scenario_jobs "${pids[@]}"); do wait "$p" || true; done
 		# the results, in order, through this shell's result() and note()
 		for i in "${!files[@]}"; do
-			scenario_replay "$out/$((n + i)).tap" "$(cat "$out/$((n + i)).ms" 2>/dev/null || echo 0)"
+			scenario_replay "$out/$((n + i)).tap" "$(cat "$out/$((n + i)).ms" 2>/dev/null || echo 0)" \
+				"$(basename "${files[i]}" .scn)"
 		done
 		n=$((n + ${#files[@]}))
 	done
@@ -640,15 +641,19 @@ scenario_jobs() {
 	printf '%s\n' "${live[*]}"
 }
 
-# scenario_replay FILE MS: one job's output as this shell's notes and results
-# (a job's own numbering replaced by this shell's); MS is how long it ran.
+# scenario_replay FILE MS NAME: one job's output as this shell's notes and
+# results (a job's own numbering replaced by this shell's); MS is how long it
+# ran.  A job that ended without a result (its shell stopped on an error) is
+# the scenario's failure, never a scenario that silently is not counted.
 scenario_replay() {
-	local line state
+	local line state last='' results=0
 	while IFS= read -r line; do
+		[ -z "$line" ] || last=$line
 		case $line in
 		'ok '* | 'not ok '*)
 			[[ $line == ok* ]] && state=OK || state=FAIL
 			test_t0=$(($(now_ms) - $2))
+			results=$((results + 1))
 			result "$state" "${line#* - }" ;;
 		'#! '*) flag "${line#\#! }" ;;
 		'#~ '*) pending_excerpt+="${line#\#~ }"$'\n' ;;
@@ -656,4 +661,9 @@ scenario_replay() {
 		*) printf '%s\n' "$line" ;;
 		esac
 	done <"$1"
+	if [ "$results" -eq 0 ]; then
+		flag "$3: the scenario's job ended without a result; its last line: ${last:-none}"
+		test_t0=$(($(now_ms) - $2))
+		result FAIL "scenario $3"
+	fi
 }

@@ -196,6 +196,18 @@ else
 	result FAIL "help oopslimit: NAME, SYNOPSIS, DESCRIPTION, EXAMPLE"
 fi
 
+# The fleet summary over this run's own dumps, laid out as a dump server
+# keeps them: oopslimit-triage's groups against the reports themselves.
+names=()
+for s in "${scenarios[@]}"; do names+=("$(basename "$s" .scn)"); done
+if out=$("$OOPSLIMIT_TOP/tests/triage-suite.sh" "$scratch/oopslimit-triage" "$OOPSLIMIT_CACHE/runs" "${names[@]}" 2>&1); then
+	note "$out"
+	result OK "oopslimit-triage over the suite's own dumps"
+else
+	note "$out"
+	result FAIL "oopslimit-triage over the suite's own dumps"
+fi
+
 # --- the packaged extension ------------------------------------------------------------------
 # crash-oopslimit as a user gets it: the .deb unpacked (nothing installed
 # on this machine), its extension loaded by crash -x on a capture, giving the
