@@ -74,7 +74,7 @@ static void expect_where(const char *what, const struct ol_site *s, const char *
 {
 	char name[256];
 
-	snprintf(name, sizeof(name), "%s: file:line %s", what, want);
+	snprintf(name, sizeof(name), "%s: file:line %s", what, want[0] ? want : "none");
 	ok_got(s && strcmp(s->where, want) == 0, name, s ? s->where : NULL);
 }
 
@@ -433,10 +433,73 @@ static const char *const hung_61[] = {
 	NULL,
 };
 
+/*
+ * 6.1 kernel/sched/core.c __might_resched() (CONFIG_DEBUG_ATOMIC_SLEEP):
+ * mutex_lock()'s might_sleep() under a spinlock.  The FILE:LINE is the
+ * might_sleep() call's, in mutex_lock(); the stack goes through the checker
+ * and mutex_lock() to the driver that held the lock.  It taints the kernel
+ * W but does not count in warn_count.  print_preempt_disable_ip() prints
+ * its "[<address>] symbol" line as a record of its own.
+ */
+static const char *const might_sleep_61[] = {
+	"[   41.100000] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580",
+	"[   41.100010] in_atomic(): 1, irqs_disabled(): 0, non_block: 0, pid: 812, name: foo-write",
+	"[   41.100020] preempt_count: 1, expected: 0",
+	"[   41.100030] RCU nest depth: 0, expected: 0",
+	"[   41.100040] Preemption disabled at:",
+	"[   41.100041] [<ffffffffc0a2104b>] foo_write+0x2b/0x90 [foo]",
+	"[   41.100050] CPU: 1 PID: 812 Comm: foo-write Tainted: G           O       6.1.0-57-amd64 #1  Debian 6.1.192-3",
+	"[   41.100060] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS 1.16.2-debian-1.16.2-1 04/01/2014",
+	"[   41.100070] Call Trace:",
+	"[   41.100071]  <TASK>",
+	"[   41.100072]  dump_stack_lvl+0x44/0x5c",
+	"[   41.100073]  __might_resched.cold+0xcc/0xdf",
+	"[   41.100074]  mutex_lock+0x1a/0x40",
+	"[   41.100075]  foo_write+0x3e/0x90 [foo]",
+	"[   41.100076]  vfs_write+0xc7/0x3c0",
+	"[   41.100077]  ksys_write+0x5f/0xe0",
+	"[   41.100078]  do_syscall_64+0x58/0xc0",
+	"[   41.100079]  entry_SYSCALL_64_after_hwframe+0x64/0xce",
+	"[   41.100080]  </TASK>",
+	NULL,
+};
+
+/*
+ * 7.2 (kernel/panic.c __warn(), the format since 6.19, read from the
+ * strings of Debian's 7.2.13 vmlinux): "WARNING: at %pS, CPU#%d: %s/%d"
+ * when the WARN has no file:line (CONFIG_DEBUG_BUGVERBOSE off), then the
+ * usual body.
+ */
+static const char *const warn_72_nofile[] = {
+	"[   12.500000] ------------[ cut here ]------------",
+	"[   12.500010] WARNING: at bar_reset+0x31/0x80 [bar], CPU#0: kworker/0:1/57",
+	"[   12.500020] Modules linked in: bar(O)",
+	"[   12.500030] CPU: 0 UID: 0 PID: 57 Comm: kworker/0:1 Tainted: G           O        7.2.13+deb14-amd64 #1 PREEMPT(lazy)  Debian 7.2.13-1",
+	"[   12.500040] RIP: 0010:bar_reset+0x31/0x80 [bar]",
+	"[   12.500050] Call Trace:",
+	"[   12.500051]  <TASK>",
+	"[   12.500052]  bar_work+0x15/0x30 [bar]",
+	"[   12.500053]  process_one_work+0x17b/0x330",
+	"[   12.500054]  </TASK>",
+	"[   12.500060] ---[ end trace 0000000000000000 ]---",
+	NULL,
+};
+
 static void test_not_counted(void)
 {
 	const struct ol_site *s;
 
+	feed(might_sleep_61);
+	s = expect("6.1 might_sleep", "BUG: sleeping function called from invalid context in foo_write", 1,
+		   "might_sleep", NULL);
+	expect_where("6.1 might_sleep", s, "kernel/locking/mutex.c:580");
+	ok_got(s && strcmp(s->module, "foo") == 0, "6.1 might_sleep: the driver's module, past mutex_lock",
+	       s ? s->module : NULL);
+	ok(sites.n == 1 && sites.counted[0] == 0, "6.1 might_sleep: one site, counted in neither counter");
+	feed(warn_72_nofile);
+	s = expect("7.2 WARN without file:line", "WARNING in bar_reset", 1, "WARN", "warn_count");
+	expect_where("7.2 WARN without file:line", s, "");
+	expect_sig("7.2 WARN", "warn_limit", "kernel", "warn_limit: WARNING in bar_reset");
 	feed(lockdep_61);
 	expect("6.1 lockdep", "possible deadlock in foo_second", 1, "lockdep", NULL);
 	ok(sites.counted[0] == 0, "6.1 lockdep: counts in neither counter");
