@@ -135,6 +135,22 @@ static const struct {
 	{ "INFO: task ", false, "hung_task", "INFO: task hung", OL_CLASS_HUNG_TASK, false, false },
 };
 
+/*
+ * Lines within a report that begin or end a stretch of frames that are
+ * not the guilty code's.  An RCU stall that starved the grace-period
+ * kthread (kernel/rcu/tree_stall.h rcu_check_gp_kthread_starvation(), 5.9+)
+ * dumps that kthread's own stack, which only waits (schedule_timeout() in
+ * rcu_gp_fqs_loop()), then the CPU it last ran on, whose RIP is the code
+ * that held the CPU.
+ */
+static const struct {
+	const char *text;
+	bool mute;
+} mutes[] = {
+	{ "rcu: RCU grace-period kthread stack dump:", true },
+	{ "rcu: Stack dump where RCU GP kthread last ran:", false },
+};
+
 /* ---- events -------------------------------------------------------------- */
 
 /* "[   12.345678]" as microseconds. */
@@ -462,6 +478,7 @@ static void event_line(struct ol_sites *s, struct ol_site_event *ev, const char 
 {
 	char name[OL_SITE_NAME], mod[OL_SITE_NAME];
 	const char *p;
+	size_t i;
 
 	ev->lines++;
 	if (strncmp(t, "---[ end trace", 14) == 0 ||
@@ -469,10 +486,18 @@ static void event_line(struct ol_sites *s, struct ol_site_event *ev, const char 
 		close_event(s, ev);
 		return;
 	}
+	for (i = 0; i < sizeof(mutes) / sizeof(mutes[0]); i++)
+		if (strncmp(t, mutes[i].text, strlen(mutes[i].text)) == 0) {
+			ev->muted = mutes[i].mute;
+			ev->in_trace = false;
+			return;
+		}
 	if (strncmp(t, "Call Trace:", 11) == 0 || strncmp(t, "Call trace:", 11) == 0) {
 		ev->in_trace = true;
 		return;
 	}
+	if (ev->muted)
+		return;
 	/* the faulting or interrupted instruction: x86-64, i386, arm64 */
 	if (strncmp(t, "RIP: ", 5) == 0 || strncmp(t, "EIP: ", 5) == 0 || strncmp(t, "pc : ", 5) == 0) {
 		p = t + 5;

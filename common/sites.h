@@ -74,6 +74,7 @@ struct ol_site_event {
 	bool gathers;			/* other CPUs' backtraces belong to it (stalls) */
 	bool have_header;		/* an oops: its "...: 0000 [#N]" line was seen */
 	bool in_trace;
+	bool muted;			/* in a stretch whose frames are not the culprit's */
 	bool after_panic;
 	unsigned long lines;
 	char what[OL_SITE_TITLE];	/* the kind the header names: "use-after-free" */

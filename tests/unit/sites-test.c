@@ -485,6 +485,42 @@ static const char *const warn_72_nofile[] = {
 	NULL,
 };
 
+/*
+ * 6.1 print_other_cpu_stall() on one CPU, from a real capture (the
+ * kdump-panic-on-rcu-stall scenario): the grace-period kthread starved,
+ * its own stack dumped first (it only waits), then "Stack dump where RCU GP
+ * kthread last ran", whose RIP is the code that held the CPU.
+ */
+static const char *const rcu_starved_61[] = {
+	"[    7.582600] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
+	"[    7.582958] \t(detected by 0, t=752 jiffies, g=549, q=35 ncpus=1)",
+	"[    7.583187] rcu: All QSes seen, last rcu_sched kthread activity 752 (4294894118-4294893366), jiffies_till_next_fqs=1, root ->qsmask 0x0",
+	"[    7.583365] rcu: rcu_sched kthread starved for 752 jiffies! g549 f0x2 RCU_GP_WAIT_FQS(5) ->state=0x0 ->cpu=0",
+	"[    7.583537] rcu: \tUnless rcu_sched kthread gets sufficient CPU time, OOM is now expected behavior.",
+	"[    7.583598] rcu: RCU grace-period kthread stack dump:",
+	"[    7.583701] task:rcu_sched       state:R  running task     stack:0     pid:11    ppid:2      flags:0x00004000",
+	"[    7.584009] Call Trace:",
+	"[    7.584104]  <TASK>",
+	"[    7.584267]  __schedule+0x3a1/0x3e8",
+	"[    7.584487]  schedule+0x7d/0xaa",
+	"[    7.584519]  schedule_timeout+0xa2/0xc4",
+	"[    7.584564]  ? enqueue_timer+0x4a/0x4a",
+	"[    7.584604]  rcu_gp_fqs_loop+0x10e/0x326",
+	"[    7.584674]  rcu_gp_kthread+0xb7/0xd3",
+	"[    7.584705]  kthread+0xa5/0xad",
+	"[    7.584815]  ret_from_fork+0x1f/0x30",
+	"[    7.584887]  </TASK>",
+	"[    7.584939] rcu: Stack dump where RCU GP kthread last ran:",
+	"[    7.585079] CPU: 0 PID: 182 Comm: provoke Kdump: loaded Not tainted 6.1.192 #1 ",
+	"[    7.585211] RIP: 0010:lkdtm_SOFTLOCKUP+0x2/0x4",
+	"[    7.586033] Call Trace:",
+	"[    7.586128]  <TASK>",
+	"[    7.586146]  direct_entry+0xa5/0xbb",
+	"[    7.586185]  full_proxy_write+0x3e/0x59",
+	"[    7.586419]  </TASK>",
+	NULL,
+};
+
 static void test_not_counted(void)
 {
 	const struct ol_site *s;
@@ -506,6 +542,8 @@ static void test_not_counted(void)
 	feed(rcu_self_61);
 	expect("6.1 RCU self-detected stall", "INFO: rcu detected stall in foo_spin", 1, "RCU", NULL);
 	expect_sig("6.1 RCU stall", "panic_on_rcu_stall", "", "panic_on_rcu_stall: INFO: rcu detected stall in foo_spin");
+	feed(rcu_starved_61);
+	expect("6.1 RCU stall, the kthread starved", "INFO: rcu detected stall in lkdtm_SOFTLOCKUP", 1, "RCU", NULL);
 	feed(rcu_other_510);
 	s = expect("5.10 RCU stall on another CPU", "INFO: rcu detected stall in spin_forever", 1, "RCU", NULL);
 	ok(s && strcmp(s->module, "foo") == 0, "5.10 RCU stall: the other CPU's backtrace names it");
