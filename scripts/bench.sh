@@ -48,8 +48,18 @@ mkdir -p "$work"
 out=$OOPSLIMIT_TOP/bench/results.md
 mkdir -p "$(dirname "$out")"
 # Each part writes its own section (kept in the cache), so a run of some
-# parts leaves the others' latest figures in the results file.
+# parts leaves the others' latest figures in the results file; a part this
+# cache has no section of keeps the one the results file has (a new cache,
+# another machine's run), found by its title.
 body=''
+declare -A part_title=(
+	[oops]="Horn's measurement: the cost of an oops"
+	[capture]="Capture: vmcore size and makedumpfile time"
+	[crashkernel]="The smallest crashkernel= that captures"
+	[targets]="The smallest crashkernel= by dump target"
+	[analysis]="Time to a verdict"
+	[triage]="Fleet summary"
+)
 
 # median of the numbers on stdin
 median() {
@@ -103,7 +113,7 @@ bench_oops() {
 	lo=$(printf '%s\n' "${loud_oops[@]}" | median)
 	qw=$(printf '%s\n' "${quiet_warn[@]}" | median)
 	lw=$(printf '%s\n' "${loud_warn[@]}" | median)
-	emit "## Horn's measurement: the cost of an oops" "" \
+	emit "## ${part_title[oops]}" "" \
 		"Oops = LKDTM EXCEPTION (NULL write) in a freshly forked child, short stack; WARN = LKDTM WARNING." \
 		"Quiet = console log level 0; printing = every message to the 115200-baud serial console." \
 		"Median of $runs runs (each 200 quiet, 50 printing), in the guest under QEMU ${accel_name}." "" \
@@ -121,7 +131,7 @@ bench_oops() {
 # --- capture size and time ----------------------------------------------------------------
 bench_capture() {
 	local mem level i secs=() bytes=() ok
-	emit "## Capture: vmcore size and makedumpfile time" "" \
+	emit "## ${part_title[capture]}" "" \
 		"sysrq-c in a guest of each size, crashkernel=64M, lzo; median of $runs captures." "" \
 		"| guest memory | dump level | vmcore | makedumpfile |" "| --- | --- | --- | --- |"
 	for mem in 256M 512M 1G 2G; do
@@ -171,7 +181,7 @@ ck_works() {
 # Bisection in 2M steps between a size that fails (16M) and one that works.
 bench_crashkernel() {
 	local mem lo hi
-	emit "## The smallest crashkernel= that captures" "" \
+	emit "## ${part_title[crashkernel]}" "" \
 		"sysrq-c, then a complete capture with the dracut-built initramfs; bisected in 2M steps between 16M and" \
 		"half the guest's memory (at most 256M)." \
 		"Debian's kdump-tools reserves 128M by default, Fedora's kdump-utils 256M (for machines of these sizes)." "" \
@@ -232,7 +242,7 @@ tk_works() {
 # itself capture.
 bench_targets() {
 	local kind lo hi est at
-	emit "## The smallest crashkernel= by dump target" "" \
+	emit "## ${part_title[targets]}" "" \
 		"Debian 12's stock kernel in a 1 GiB guest, the capture image built for each kind of target; \`load --force\`," \
 		"sysrq-c, a complete capture; bisected in 4M steps between 88M (too little for a plain disk's image) and 104M (Debian's default is 128M)," \
 		"then the size \`estimate\` asks for itself, when it lies between two steps." "" \
@@ -321,7 +331,7 @@ bench_analysis() {
 		"timeout 300" "kdump   oops_limit 3" "step    kdump load" "step    trigger EXCEPTION 3" \
 		"expect  capture complete" || die "the analysis benchmark's capture failed: $work/bench-analysis.log"
 	d=$(find "$OOPSLIMIT_CACHE/runs/bench-analysis/dumps" -name vmcore | head -n 1)
-	emit "## Time to a verdict" ""
+	emit "## ${part_title[analysis]}" ""
 	time_readers "the project's kernel: an oops_limit capture (three oopses, then the panic)" \
 		"$limits_dir/vmlinux" "$d" "--kaslr auto"
 	# Debian's stock kernel: the capture of the Debian guest's warn_limit
@@ -342,7 +352,7 @@ bench_analysis() {
 # same tree is the floor: the walk alone.
 bench_triage() {
 	local tree=$work/triage-tree i t0 times=() floor=()
-	make -s -C "$OOPSLIMIT_TOP/kdump" O="$work" "$work/oopslimit-triage" >&2 ||
+	make -s -C "$OOPSLIMIT_TOP/recorder" O="$work" "$work/oopslimit-triage" >&2 ||
 		die "cannot build oopslimit-triage"
 	if [ ! -e "$tree/.complete" ]; then
 		say "triage: generating 100,000 reports"
@@ -361,19 +371,28 @@ bench_triage() {
 		find "$tree/root" -name reason.json >/dev/null
 		floor+=("$(secs_since "$t0")")
 	done
-	emit "## Fleet summary" "" \
+	emit "## ${part_title[triage]}" "" \
 		"oopslimit-triage --csv over 100,000 reason.json files of 500 hosts (8 groups, exact): $(printf '%s\n' "${times[@]}" | median) s (target: at most 2 s);" \
 		"find(1) over the same tree, the walk alone: $(printf '%s\n' "${floor[@]}" | median) s; load average $(cut -d' ' -f1 /proc/loadavg) during the runs." ""
 }
 
 accel_name=$([ "$guests" -eq 0 ] || known_accel)
+machine=$(
+	printf '%s, %s cores, %s GiB' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
+		"$(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)"
+	if [ "$guests" -eq 1 ]; then
+		printf '; QEMU %s (%s); guest kernel %s (tinyconfig + patches/guest.config)' \
+			"$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')" \
+			"$accel_name" "$(cat "$limits_dir/kernelrelease")"
+	fi
+)
 for p in "${parts[@]}"; do
 	body=$(mktemp "$work/part-$p.md.tmp.XXXXXX")
 	t0=$(now_ms)
 	"bench_$p"
 	# shellcheck disable=SC2016  # backquotes are Markdown here
-	printf '_Command: `scripts/bench.sh -r %s %s`, %s s, %s._\n\n' "$runs" "$p" "$(since "$t0")" \
-		"$(date -u +%Y-%m-%d)" >>"$body"
+	printf '_Command: `scripts/bench.sh -r %s %s`, %s s, %s; %s._\n\n' "$runs" "$p" "$(since "$t0")" \
+		"$(date -u +%Y-%m-%d)" "$machine" >>"$body"
 	mv -fT "$body" "$work/part-$p.md"
 done
 {
@@ -381,17 +400,14 @@ done
 	# shellcheck disable=SC2016  # backquotes are Markdown here
 	printf 'Written by `make bench` (`scripts/bench.sh`); every figure is a median of several runs, and\n'
 	printf 'ratios compare runs made together.\n\n'
-	printf 'Machine: %s, %s cores, %s GiB' \
-		"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
-		"$(awk '/MemTotal/ { printf "%d", $2 / 1048576 }' /proc/meminfo)"
-	if [ "$guests" -eq 1 ]; then
-		printf '; QEMU %s (%s); guest kernel %s (tinyconfig + patches/guest.config)' \
-			"$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')" \
-			"$accel_name" "$(cat "$limits_dir/kernelrelease")"
-	fi
-	printf '.\n\n'
-	for p in oops capture crashkernel analysis targets triage; do
-		[ ! -e "$work/part-$p.md" ] || cat "$work/part-$p.md"
+	printf 'Each part ends with the command that wrote it, when, and the machine it ran on.\n\n'
+	for p in oops capture crashkernel targets analysis triage; do
+		if [ -e "$work/part-$p.md" ]; then
+			cat "$work/part-$p.md"
+		elif [ -e "$out" ]; then
+			# the results file's section: its heading up to the next one
+			awk -v h="## ${part_title[$p]}" '/^## / { on = ($0 == h) } on' "$out"
+		fi
 	done
 } | ol_write_atomic "$out" || die "cannot write $out"
 say "wrote $out"
