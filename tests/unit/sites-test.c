@@ -764,37 +764,42 @@ static void test_overflow(void)
 static void test_valid(void)
 {
 	static const char forged_origin[] = "WARN";
+	/* each a change to a real log's sites, in the order of the switch below */
+	static const struct {
+		const char *what;
+		bool holds;
+	} cases[] = {
+		{ "valid: more sites than the list holds", false },
+		{ "valid: a title without its terminator", false },
+		{ "valid: an origin that points elsewhere, though it says WARN", false },
+		{ "valid: a site that counts in neither counter", true },
+		{ "valid: a last site past the list", false },
+		{ "valid: a last site of an origin below -1", false },
+		{ "valid: an open report's label that points elsewhere", false },
+		{ "valid: a class out of range", false },
+	};
 	struct ol_sites copy;
 	const char *why;
+	size_t i;
 
 	feed(interleaved_510);
 	why = ol_sites_valid(&sites);
 	ok_got(!why, "valid: the sites of a real log hold", why);
 
-	copy = sites;
-	copy.n = OL_SITES + 1;
-	ok(ol_sites_valid(&copy) != NULL, "valid: more sites than the list holds");
-	copy = sites;
-	memset(copy.site[0].title, 'x', sizeof(copy.site[0].title));
-	ok(ol_sites_valid(&copy) != NULL, "valid: a title without its terminator");
-	copy = sites;
-	copy.site[1].origin = forged_origin;
-	ok(ol_sites_valid(&copy) != NULL, "valid: an origin that points elsewhere, though it says WARN");
-	copy = sites;
-	copy.site[0].counts = NULL;
-	ok(ol_sites_valid(&copy) == NULL, "valid: a site that counts in neither counter");
-	copy = sites;
-	copy.last[0] = (int)copy.n;
-	ok(ol_sites_valid(&copy) != NULL, "valid: a last site past the list");
-	copy = sites;
-	copy.last_origin[0] = -2;
-	ok(ol_sites_valid(&copy) != NULL, "valid: a last site of an origin below -1");
-	copy = sites;
-	copy.ev[3].label = forged_origin;
-	ok(ol_sites_valid(&copy) != NULL, "valid: an open report's label that points elsewhere");
-	copy = sites;
-	copy.site[0].class = OL_NCLASSES;
-	ok(ol_sites_valid(&copy) != NULL, "valid: a class out of range");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		copy = sites;
+		switch (i) {
+		case 0: copy.n = OL_SITES + 1; break;
+		case 1: memset(copy.site[0].title, 'x', sizeof(copy.site[0].title)); break;
+		case 2: copy.site[1].origin = forged_origin; break;
+		case 3: copy.site[0].counts = NULL; break;
+		case 4: copy.last[0] = (int)copy.n; break;
+		case 5: copy.last_origin[0] = -2; break;
+		case 6: copy.ev[3].label = forged_origin; break;
+		case 7: copy.site[0].class = OL_NCLASSES; break;
+		}
+		ok((ol_sites_valid(&copy) == NULL) == cases[i].holds, cases[i].what);
+	}
 }
 
 int main(void)
