@@ -41,6 +41,15 @@ printf 'the log\n' >"$work/log"
 	cmp -s "$work/log" "$work/dumps/$s1/vmcore-dmesg.txt" && ok "put writes a dump's file" || nok "put"
 modes=$(stat -c '%a' "$work/dumps/$s1" "$work/dumps/$s1/vmcore-dmesg.txt" | tr '\n' ' ')
 [ "$modes" = "700 600 " ] && ok "begin's directory 0700, put's file 0600 under umask 022" || nok "modes after put: $modes"
+# put is bounded: one byte past 64 MiB is refused, and nothing of it stays
+if out=$(head -c $((64 * 1048576 + 1)) /dev/zero | SSH_ORIGINAL_COMMAND="put $s1 reason.txt" "$recv" "$work/dumps" 2>&1); then
+	nok "put took a file past 64 MiB: $out"
+elif [[ $out == *"larger than 64 MiB"* ]] && [ ! -e "$work/dumps/$s1/reason.txt" ] &&
+	[ -z "$(find "$work/dumps/$s1" -name '.put.*')" ]; then
+	ok "put refuses a file past 64 MiB and keeps none of it: ${out#*error: }"
+else
+	nok "put past 64 MiB: $out"
+fi
 
 # a flattened stream (makedumpfile -F's format): the 4 KiB header, blocks of
 # big-endian offset and size with their data, the end mark
