@@ -85,6 +85,27 @@ if command -v makedumpfile >/dev/null; then
 			[ ! -e "$work/dumps/$s2/vmcore.flat" ] && [ ! -e "$work/dumps/$s2/vmcore-incomplete" ] &&
 			ok "vmcore: a stream cut short is refused at once, and removed: ${out#*error: }" || nok "vmcore short: $out"
 	fi
+	# whole, but makedumpfile -R fails on it (a block at a negative offset),
+	# or would wait ten minutes (a block larger than what follows): refused
+	# in one line, nothing of it kept
+	python3 - "$work/bad-seek" "$work/bad-size" <<'PY'
+import struct, sys
+hdr = (b"makedumpfile".ljust(16, b"\0") + struct.pack(">qq", 1, 1)).ljust(4096, b"\0")
+for path, off, size in ((sys.argv[1], -4096, 8), (sys.argv[2], 0, 1 << 40)):
+    with open(path, "wb") as f:
+        f.write(hdr + struct.pack(">qq", off, size) + b"KDUMP   " + struct.pack(">qq", -1, -1))
+PY
+	for bad in "bad-seek:could not rebuild the dump: write_buffer: Can't seek" "bad-size:did not rebuild the dump within 3 s"; do
+		if out=$(SSH_ORIGINAL_COMMAND="vmcore $s2 0" OOPSLIMIT_RECEIVE_REBUILD_SECONDS=3 timeout 60 "$recv" \
+			"$work/dumps" <"$work/${bad%%:*}" 2>&1); then
+			nok "vmcore took a stream makedumpfile cannot rebuild (${bad%%:*}): $out"
+		elif [[ $out == *"${bad#*:}"* ]] && [ ! -e "$work/dumps/$s2/vmcore" ] &&
+			[ ! -e "$work/dumps/$s2/vmcore.flat" ] && [ ! -e "$work/dumps/$s2/vmcore-incomplete" ]; then
+			ok "vmcore: a failed rebuild (${bad%%:*}) is refused, and nothing of it stays: ${out#*error: }"
+		else
+			nok "vmcore ${bad%%:*}: $out"
+		fi
+	done
 	out=$(SSH_ORIGINAL_COMMAND=last "$recv" "$work/dumps")
 	[ "$out" = "dump $s2 none" ] && ok "last: the newest dump, its stream gone: none" || nok "last: $out"
 	# keep 2 after a third, complete dump: the oldest complete one goes,
