@@ -49,9 +49,9 @@ run_stamp() { # run_stamp SCENARIO-FILE KERNEL-DIR
 	} | sha256sum | cut -c1-16
 }
 
-# The dump directories a kdump run left, one a line.  A 9p target is the run
-# directory itself; an ext4 disk is copied out with debugfs first.
-dump_dirs() {
+# The dump target's directory of a kdump run, on this machine.  A 9p target
+# is the run directory itself; an ext4 disk is copied out with debugfs first.
+dump_root() {
 	local dir=$1 root path
 	path=$(cat "$dir/kdump-path" 2>/dev/null || echo /dumps)
 	if [ -e "$dir/debian" ]; then
@@ -65,8 +65,26 @@ dump_dirs() {
 	else
 		root=$dir$path
 	fi
-	# (a dump disk made by mkfs.ext4 holds lost+found at its top)
-	find "$root" -mindepth 1 -maxdepth 1 -type d ! -name lost+found 2>/dev/null | sort
+	printf '%s\n' "$root"
+}
+
+# The dump directories a kdump run left, one a line: not lost+found (a dump
+# disk made by mkfs.ext4 holds one at its top), not those the guest's
+# "stamps" step made before the capture (marked .premade).
+dump_dirs() {
+	local d
+	find "$(dump_root "$1")" -mindepth 1 -maxdepth 1 -type d ! -name lost+found 2>/dev/null | sort |
+		while IFS= read -r d; do [ -e "$d/.premade" ] || printf '%s\n' "$d"; done
+}
+
+# The directories the "stamps" step made that hold anything more than their
+# mark: a capture that wrote into a stamp already there.
+premade_touched() {
+	local m
+	for m in "$(dump_root "$1")"/*/.premade; do
+		[ -e "$m" ] || continue
+		[ "$(find "${m%/.premade}" -mindepth 1 | wc -l)" -eq 1 ] || printf '%s\n' "${m%/.premade}"
+	done
 }
 
 # The dump server's plan for a "server" line: serve, then wait for a dump.
@@ -297,8 +315,10 @@ check_kdump_steps() {
 # check_capture DIR STATUS: the files a capture that ended in STATUS leaves;
 # sets the_dump and reports[capture].
 check_capture() {
-	local dir=$1 want=$2 dumps d ok=0 f
+	local dir=$1 want=$2 dumps d ok=0 f touched
 	dumps=$(dump_dirs "$dir")
+	touched=$(premade_touched "$dir")
+	[ -z "$touched" ] || { flag "a dump directory there before the capture was written to: $touched"; ok=1; }
 	if [ "$want" = unmounted ]; then
 		[ -z "$dumps" ] || { flag "a dump directory exists: $dumps"; ok=1; }
 		sed -n 's/^oopslimit-reason: //p' "$dir/console.log" | tr -d '\r' >"$dir/console-reason.json"
