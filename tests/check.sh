@@ -88,9 +88,11 @@ static_checks() {
 
 	# Each page's command lines, run, and its links followed
 	# (tests/readme.sh): crash's, the loader's and make's arguments as a
-	# reader would copy them.  The README is a front door: a screen or four.
+	# reader would copy them, from the README, docs/ and the man pages'
+	# examples.  The README is a front door: a screen or four.
 	local page lines
-	for page in "$OOPSLIMIT_TOP"/README.md "$OOPSLIMIT_TOP"/docs/*.md; do
+	for page in "$OOPSLIMIT_TOP"/README.md "$OOPSLIMIT_TOP"/docs/*.md "$OOPSLIMIT_TOP"/kdump/*.[58] \
+		"$OOPSLIMIT_TOP"/recorder/*.[18] "$OOPSLIMIT_TOP"/crash-ext/*.7; do
 		if out=$("$OOPSLIMIT_TOP/tests/readme.sh" "$page" 2>&1); then
 			result OK "${page#"$OOPSLIMIT_TOP"/}: command lines run, links lead somewhere: $(tail -n 1 <<<"$out")"
 		else
