@@ -595,21 +595,19 @@ static bool known_string(const char *p, bool may_be_null)
 	return false;
 }
 
-#define TERMINATED(field) (memchr((field), '\0', sizeof(field)) != NULL)
-
 const char *ol_sites_valid(const struct ol_sites *s)
 {
 	unsigned int i;
 
 	if (s->n > OL_SITES)
 		return "more sites than the log's list holds";
-	if (!TERMINATED(s->stream))
+	if (!OL_TERMINATED(s->stream))
 		return "the log's stream name is not terminated";
 	for (i = 0; i < s->n; i++) {
 		const struct ol_site *site = &s->site[i];
 
-		if (!(TERMINATED(site->title) && TERMINATED(site->where) && TERMINATED(site->func) &&
-		      TERMINATED(site->module)))
+		if (!(OL_TERMINATED(site->title) && OL_TERMINATED(site->where) && OL_TERMINATED(site->func) &&
+		      OL_TERMINATED(site->module)))
 			return "a site's text is not terminated";
 		if (!known_string(site->origin, false) || !known_string(site->counts, true))
 			return "a site's origin or counter is none of sites.c's";
@@ -625,9 +623,9 @@ const char *ol_sites_valid(const struct ol_sites *s)
 	for (i = 0; i < OL_SITE_STREAMS; i++) {
 		const struct ol_site_event *ev = &s->ev[i];
 
-		if (!(TERMINATED(ev->stream) && TERMINATED(ev->what) && TERMINATED(ev->access) &&
-		      TERMINATED(ev->where) && TERMINATED(ev->func) && TERMINATED(ev->module) &&
-		      TERMINATED(ev->first) && TERMINATED(ev->first_module)))
+		if (!(OL_TERMINATED(ev->stream) && OL_TERMINATED(ev->what) && OL_TERMINATED(ev->access) &&
+		      OL_TERMINATED(ev->where) && OL_TERMINATED(ev->func) && OL_TERMINATED(ev->module) &&
+		      OL_TERMINATED(ev->first) && OL_TERMINATED(ev->first_module)))
 			return "an open report's text is not terminated";
 		if (!known_string(ev->origin, true) || !known_string(ev->counts, true) ||
 		    !known_string(ev->label, true) || (unsigned int)ev->class >= OL_NCLASSES)

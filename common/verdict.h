@@ -111,4 +111,11 @@ const char *ol_log_text(const char *line, size_t *len);
 /* Copies at most size - 1 bytes of src (length len) and terminates. */
 void ol_copy(char *dst, size_t size, const char *src, size_t len);
 
+/*
+ * Whether the char array field holds its terminator: a string another
+ * process filled (the recorder's reading child) is used only then.
+ * memchr needs <string.h>.
+ */
+#define OL_TERMINATED(field) (memchr((field), '\0', sizeof(field)) != NULL)
+
 #endif

@@ -190,9 +190,6 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* A string field of the child's answer: terminated within its array. */
-#define TERMINATED(field) (memchr((field), '\0', sizeof(field)) != NULL)
-
 /*
  * The child's answer, checked before any of it is used: every string
  * terminated within its array, every count within its array, every enum in
@@ -207,24 +204,24 @@ static bool take_back(struct ol_report *r, struct ol_report *back, const char **
 
 	*why = NULL;
 	for (i = 0; i < OL_NVARS && !*why; i++) {
-		if (!TERMINATED(back->var[i].how))
+		if (!OL_TERMINATED(back->var[i].how))
 			*why = "a variable's description is not terminated";
 		else if (back->var[i].source < OL_SRC_NONE || back->var[i].source > OL_SRC_LOG)
 			*why = "a variable's source is out of range";
 	}
-	if (!*why && !(TERMINATED(back->log_from) && TERMINATED(back->release) && TERMINATED(back->taint) &&
-		       TERMINATED(back->log_trouble) && TERMINATED(back->log_start) && TERMINATED(back->detail) &&
-		       TERMINATED(back->evidence) && TERMINATED(back->dump_error)))
+	if (!*why && !(OL_TERMINATED(back->log_from) && OL_TERMINATED(back->release) && OL_TERMINATED(back->taint) &&
+		       OL_TERMINATED(back->log_trouble) && OL_TERMINATED(back->log_start) &&
+		       OL_TERMINATED(back->detail) && OL_TERMINATED(back->evidence) && OL_TERMINATED(back->dump_error)))
 		*why = "a text of the report is not terminated";
-	if (!*why && !(TERMINATED(back->log.panic) && TERMINATED(back->log.origin) && TERMINATED(back->log.detail) &&
-		       TERMINATED(back->log.release) && TERMINATED(back->log.first_oops) &&
-		       TERMINATED(back->log.warn_origin) && TERMINATED(back->log.warn_where) &&
-		       TERMINATED(back->log.warn_func)))
+	if (!*why && !(OL_TERMINATED(back->log.panic) && OL_TERMINATED(back->log.origin) &&
+		       OL_TERMINATED(back->log.detail) && OL_TERMINATED(back->log.release) &&
+		       OL_TERMINATED(back->log.first_oops) && OL_TERMINATED(back->log.warn_origin) &&
+		       OL_TERMINATED(back->log.warn_where) && OL_TERMINATED(back->log.warn_func)))
 		*why = "a text of the log summary is not terminated";
 	if (!*why && back->n_notes > OL_NOTES)
 		*why = "more notes than the report holds";
 	for (i = 0; i < OL_NOTES && !*why; i++)
-		if (!TERMINATED(back->notes[i]))
+		if (!OL_TERMINATED(back->notes[i]))
 			*why = "a note is not terminated";
 	if (!*why && (back->log.setting < OL_V_NONE || back->log.setting >= OL_NVARS ||
 		      back->setting < OL_V_NONE || back->setting >= OL_NVARS))

@@ -70,18 +70,23 @@ dump_root() {
 
 # The dump directories a kdump run left, one a line: not lost+found (a dump
 # disk made by mkfs.ext4 holds one at its top), not those the guest's
-# "stamps" step made before the capture (marked .premade).
+# "stamps" step made before the capture (marked .premade).  dump_dirs_in
+# takes the target's directory dump_root gave.
 dump_dirs() {
+	dump_dirs_in "$(dump_root "$1")"
+}
+dump_dirs_in() {
 	local d
-	find "$(dump_root "$1")" -mindepth 1 -maxdepth 1 -type d ! -name lost+found 2>/dev/null | sort |
+	find "$1" -mindepth 1 -maxdepth 1 -type d ! -name lost+found 2>/dev/null | sort |
 		while IFS= read -r d; do [ -e "$d/.premade" ] || printf '%s\n' "$d"; done
 }
 
-# The directories the "stamps" step made that hold anything more than their
-# mark: a capture that wrote into a stamp already there.
+# premade_touched ROOT: the directories under ROOT (dump_root's) that the
+# "stamps" step made and that hold anything more than their mark: a capture
+# that wrote into a stamp already there.
 premade_touched() {
 	local m
-	for m in "$(dump_root "$1")"/*/.premade; do
+	for m in "$1"/*/.premade; do
 		[ -e "$m" ] || continue
 		[ "$(find "${m%/.premade}" -mindepth 1 | wc -l)" -eq 1 ] || printf '%s\n' "${m%/.premade}"
 	done
@@ -315,9 +320,11 @@ check_kdump_steps() {
 # check_capture DIR STATUS: the files a capture that ended in STATUS leaves;
 # sets the_dump and reports[capture].
 check_capture() {
-	local dir=$1 want=$2 dumps d ok=0 f touched
-	dumps=$(dump_dirs "$dir")
-	touched=$(premade_touched "$dir")
+	local dir=$1 want=$2 dumps d ok=0 f root touched
+	# (one copy of a dump disk's files for both)
+	root=$(dump_root "$dir")
+	dumps=$(dump_dirs_in "$root")
+	touched=$(premade_touched "$root")
 	[ -z "$touched" ] || { flag "a dump directory there before the capture was written to: $touched"; ok=1; }
 	if [ "$want" = unmounted ]; then
 		[ -z "$dumps" ] || { flag "a dump directory exists: $dumps"; ok=1; }

@@ -215,11 +215,12 @@ judge_reports() {
 	fi
 	# each text says what its reader's report says: the signature and the
 	# sites (the recorder's reason.txt, crash's "oopslimit" and "oopslimit -s")
-	local texts
+	local texts json
 	for who in capture crash; do
+		json=${reports[$who]:-}
 		case $who in
-		capture) texts=("${reports[capture]:-}" "${reports[capture]:-none}") texts[1]=${texts[1]%.json}.txt ;;
-		crash) texts=("${reports[crash]:-}" "$run_dir/crash/text" "$run_dir/crash/sites") ;;
+		capture) texts=("$json" "${json%.json}.txt") ;;
+		crash) texts=("$json" "$run_dir/crash/text" "$run_dir/crash/sites") ;;
 		esac
 		if [ -z "${texts[0]}" ] || [ ! -s "${texts[1]}" ]; then continue; fi
 		if out=$(/usr/bin/python3 "$OOPSLIMIT_TOP/tests/text-report.py" "${texts[@]}"); then

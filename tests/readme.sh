@@ -38,16 +38,19 @@ bad() {
 # escapes undone, a line ending in a backslash joined to the next, a shell
 # prompt ($, #) dropped (crash> lines are inside a session: not shell
 # commands).
-case $readme in
-*.[1-8])
-	mapfile -t lines < <(awk '/^\.nf/ { f = 1; next } /^\.fi/ { f = 0 } f && !/^\./' "$readme" |
-		sed 's/\\-/-/g; s/\\e/\\/g; s/\\f[BIRP]//g' | sed -e ':a' -e '/\\$/{N;s/\\\n[[:space:]]*/ /;ba' -e '}' |
-		sed 's/^[$#] //' | grep -E '^(crash|oopslimit-kdump|make) ' | grep -v '[][]' | sort -u) ;;
-*)
-	# shellcheck disable=SC2016  # backquotes, not an expansion
-	mapfile -t lines < <(awk '/^```/ { fenced = !fenced; next } !fenced' "$readme" | tr -s '\n ' '  ' |
-		grep -o '`[^`]*`' | tr -d '`' | grep -E '^(crash|oopslimit-kdump|make) ' | grep -v '[][]' | sort -u) ;;
-esac
+page_lines() {
+	case $readme in
+	*.[1-8])
+		awk '/^\.nf/ { f = 1; next } /^\.fi/ { f = 0 } f && !/^\./' "$readme" |
+			sed 's/\\-/-/g; s/\\e/\\/g; s/\\f[BIRP]//g' | sed -e ':a' -e '/\\$/{N;s/\\\n[[:space:]]*/ /;ba' -e '}' |
+			sed 's/^[$#] //' ;;
+	*)
+		# shellcheck disable=SC2016  # backquotes, not an expansion
+		awk '/^```/ { fenced = !fenced; next } !fenced' "$readme" | tr -s '\n ' '  ' |
+			grep -o '`[^`]*`' | tr -d '`' ;;
+	esac
+}
+mapfile -t lines < <(page_lines | grep -E '^(crash|oopslimit-kdump|make) ' | grep -v '[][]' | sort -u)
 
 # Is $2 a rule's target in Makefile $1, and is $3 a variable it reads?
 make_target() {
