@@ -182,6 +182,20 @@ static void j_time(struct jw *w, const char *k, bool known, uint64_t us)
 		fputs("null", w->f);
 }
 
+/* "frames": [ "name", ... ]: the top frames of the site's first report, as read */
+static void j_frames(struct jw *w, const struct ol_site *site)
+{
+	unsigned int k;
+
+	key(w, "frames");
+	fputc('[', w->f);
+	for (k = 0; k < site->nframes; k++) {
+		fputs(k ? ", " : "", w->f);
+		ol_json_string(w->f, site->frames[k]);
+	}
+	fputc(']', w->f);
+}
+
 /* "sites": [ { title, where, ... } ], most reports first as ol_sites keeps them: in log order */
 static void j_sites(struct jw *w, const struct ol_report *r)
 {
@@ -201,6 +215,8 @@ static void j_sites(struct jw *w, const struct ol_report *r)
 		j_text(w, "where", site->where);
 		j_text(w, "function", site->func);
 		j_text(w, "module", site->module);
+		j_bool(w, "corrupted", site->corrupted);
+		j_frames(w, site);
 		j_str(w, "origin", site->origin);
 		j_str(w, "counts", site->counts);
 		j_uint(w, "count", true, site->count);
@@ -335,6 +351,7 @@ void ol_report_json(FILE *f, const struct ol_report *r)
 	j_str(&w, "panic_message", logged && r->log.have_panic ? r->log.panic : NULL);
 	j_str(&w, "reason", r->reason);
 	j_text(&w, "signature", r->signature);
+	j_uint(&w, "signature_version", r->signature[0] != '\0', OL_SIGNATURE_VERSION);
 	j_str(&w, "setting", r->setting != OL_V_NONE ? ol_vars[r->setting].sysctl : NULL);
 	j_uint(&w, "setting_value", ol_have(r, r->setting), r->setting != OL_V_NONE ? r->var[r->setting].value : 0);
 	j_text(&w, "origin", logged && (r->setting == OL_V_WARN_LIMIT || r->setting == OL_V_PANIC_ON_WARN) ?

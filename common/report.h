@@ -28,7 +28,7 @@
 #include "sites.h"
 #include "verdict.h"
 
-#define OL_SCHEMA 3
+#define OL_SCHEMA 4
 #define OL_VERSION "2.0"
 
 /* How a reader found a variable's address. */

@@ -17,24 +17,29 @@ static const struct {
 	const char *reason;
 	enum ol_site_class class;
 	const char *origin;	/* a warning of this origin, whatever the message */
+	bool first;		/* the first report of the class, not the last */
 } decided_by[] = {
-	{ "warn_limit", OL_CLASS_WARNING, NULL },
-	{ "panic_on_warn", OL_CLASS_WARNING, NULL },
-	{ "panic_on_taint", OL_CLASS_WARNING, NULL },	/* the warning's taint, W */
-	{ "kasan_fault", OL_CLASS_WARNING, "KASAN" },
-	{ "oops_limit", OL_CLASS_OOPS, NULL },
-	{ "panic_on_oops", OL_CLASS_OOPS, NULL },
-	{ "oops_in_interrupt", OL_CLASS_OOPS, NULL },
-	{ "oops_in_init", OL_CLASS_OOPS, NULL },
-	{ "oops_in_idle", OL_CLASS_OOPS, NULL },
-	{ "init_killed", OL_CLASS_OOPS, NULL },
-	{ "idle_killed", OL_CLASS_OOPS, NULL },
-	{ "interrupt_handler_killed", OL_CLASS_OOPS, NULL },
-	{ "oops_kill_failed", OL_CLASS_OOPS, NULL },
-	{ "softlockup_panic", OL_CLASS_SOFTLOCKUP, NULL },
-	{ "hardlockup_panic", OL_CLASS_HARDLOCKUP, NULL },
-	{ "hung_task_panic", OL_CLASS_HUNG_TASK, NULL },
-	{ "panic_on_rcu_stall", OL_CLASS_RCU, NULL },
+	{ "warn_limit", OL_CLASS_WARNING, NULL, false },
+	{ "panic_on_warn", OL_CLASS_WARNING, NULL, false },
+	{ "panic_on_taint", OL_CLASS_WARNING, NULL, false },	/* the warning's taint, W */
+	{ "kasan_fault", OL_CLASS_WARNING, "KASAN", false },
+	{ "oops_limit", OL_CLASS_OOPS, NULL, false },
+	{ "panic_on_oops", OL_CLASS_OOPS, NULL, false },
+	{ "oops_in_interrupt", OL_CLASS_OOPS, NULL, false },
+	{ "oops_in_init", OL_CLASS_OOPS, NULL, false },
+	{ "oops_in_idle", OL_CLASS_OOPS, NULL, false },
+	{ "init_killed", OL_CLASS_OOPS, NULL, false },
+	{ "idle_killed", OL_CLASS_OOPS, NULL, false },
+	{ "interrupt_handler_killed", OL_CLASS_OOPS, NULL, false },
+	{ "oops_kill_failed", OL_CLASS_OOPS, NULL, false },
+	{ "softlockup_panic", OL_CLASS_SOFTLOCKUP, NULL, false },
+	{ "hardlockup_panic", OL_CLASS_HARDLOCKUP, NULL, false },
+	/* kernel/hung_task.c: every blocked task of the pass is reported, then one panic: the first named it */
+	{ "hung_task_panic", OL_CLASS_HUNG_TASK, NULL, true },
+	{ "panic_on_rcu_stall", OL_CLASS_RCU, NULL, false },
+	{ "stack_protector", OL_CLASS_PANIC, NULL, false },
+	{ "stack_end_corrupted", OL_CLASS_PANIC, NULL, false },
+	{ "double_fault", OL_CLASS_PANIC, NULL, false },
 };
 
 const struct ol_site *ol_sites_deciding(const struct ol_sites *s, const char *reason, const char *origin)
@@ -48,7 +53,7 @@ const struct ol_site *ol_sites_deciding(const struct ol_sites *s, const char *re
 	for (i = 0; i < sizeof(decided_by) / sizeof(decided_by[0]); i++) {
 		if (strcmp(decided_by[i].reason, reason) != 0)
 			continue;
-		site = s->last[decided_by[i].class];
+		site = decided_by[i].first ? s->first[decided_by[i].class] : s->last[decided_by[i].class];
 		want = decided_by[i].origin ? decided_by[i].origin : origin;
 		if (decided_by[i].class == OL_CLASS_WARNING && want && (o = site_warn_origin_of(want)) >= 0)
 			site = s->last_origin[o];

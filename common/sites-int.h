@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sites.h"
+
 /* sites-frames.c: the bytes a title may not carry made '?'. */
 void site_clean(char *s);
 
@@ -21,7 +23,18 @@ void site_clean(char *s);
  */
 bool site_frame(const char *t, bool plain, char *name, size_t name_len, char *mod, size_t mod_len);
 
-/* sites.c: the index of the scanner's warning origin in its table of origins, or -1. */
-int site_warn_origin_of(const char *scanner);
+/*
+ * sites-frames.c: the guilty frame of a complete report by its shape's rule
+ * (reports.def's guilty column, entries.def, frames.def), into func and
+ * mod; false when the report has no frame that may name it.
+ */
+bool site_guilty(const struct ol_site_event *ev, char *func, size_t func_len, char *mod, size_t mod_len);
+
+/*
+ * sites.c: the index, among reports.def's warn origins in the order they
+ * first appear there, of the origin check_panic_on_warn() was called with
+ * ("kernel", "UBSAN", ...), or -1.
+ */
+int site_warn_origin_of(const char *warn);
 
 #endif

@@ -2,13 +2,14 @@
 /*
  * The warning and oops sites of a kernel log.  See sites.h.
  *
- * Which line starts a warning and which an oops is the log scanner's call
- * (verdict.c): a report counts here exactly when it counts there, so a
- * site's count and the report's warnings and oopses agree.  This file adds
- * what the scanner does not keep: each report's trace, read up to its end
- * marker, for the guilty frame, and the reports the limits do not count
- * (lockdep, RCU stalls, lockups, hung tasks).  The frames of a trace are
- * sites-frames.c's, which report decided the panic sites-decide.c's.
+ * Which line starts which report is common/reports.def's, the table the log
+ * scanner (verdict.c) counts warnings and oopses by: a report counts here
+ * exactly when it counts there, so a site's count and the report's
+ * warnings and oopses agree.  This file adds what the scanner does not
+ * keep: each report's frames, read up to the end of its first trace, and
+ * the reports the limits do not count (lockdep, RCU stalls, lockups, hung
+ * tasks, KMSAN, kmemleak).  Which frame is guilty is sites-frames.c's,
+ * which report decided the panic sites-decide.c's.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -35,105 +36,35 @@ static void append(char *dst, size_t size, const char *src)
 /* ---- the kinds of report ------------------------------------------------- */
 
 /*
- * Warnings, by the origin the scanner and check_panic_on_warn() give them
- * (kernel/panic.c; lib/ubsan.c ubsan_epilogue(); mm/kasan/report.c
- * end_report(), unless kasan_multi_shot; mm/kfence/report.c;
- * kernel/kcsan/report.c; kernel/sched/core.c __schedule_bug()): each
- * increments warn_count on a kernel with the limit series.  These six
- * callers of check_panic_on_warn(), and no others, are in Debian's
- * linux-source of 5.10, 6.1, 6.12 and 7.2 (5.10 has no KFENCE at all), so
- * the table holds for every kernel line the readers take.
- */
-/*
- * The strings a site or an event points at, besides the tables' own: one
- * address each, so that ol_sites_valid() can tell them from any other.
+ * Which report counts in which counter is reports.def's (its warn and cls
+ * columns); these are the strings a site points at besides the table's own,
+ * one address each, so that ol_sites_valid() can tell them from any other.
  */
 static const char COUNTS_WARN[] = "warn_count", COUNTS_OOPS[] = "oops_count";
-static const char ORIGIN_GPF[] = "GPF", ORIGIN_BUG[] = "BUG", ORIGIN_OOPS[] = "oops";
 
-static const struct {
-	const char *scanner, *origin, *label;
-} warn_origins[OL_SITE_ORIGINS] = {
-	{ "kernel", "WARN", "WARNING" },
-	{ "UBSAN", "UBSAN", "UBSAN: " },
-	{ "KASAN", "KASAN", "KASAN: " },
-	{ "KFENCE", "KFENCE", "KFENCE: " },
-	{ "KCSAN", "KCSAN", "KCSAN: " },
-	{ "scheduling while atomic", "scheduling while atomic", "BUG: scheduling while atomic" },
-};
-
-int site_warn_origin_of(const char *scanner)
+int site_warn_origin_of(const char *warn)
 {
-	int i;
+	size_t i, j;
+	int id = 0;
 
-	for (i = 0; i < OL_SITE_ORIGINS && warn_origins[i].scanner; i++)
-		if (strcmp(warn_origins[i].scanner, scanner) == 0)
-			return i;
+	if (!warn)
+		return -1;
+	for (i = 0; i < ol_nshapes; i++) {
+		const char *w = ol_shapes[i].warn;
+		bool seen = false;
+
+		if (!w)
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = ol_shapes[j].warn && strcmp(ol_shapes[j].warn, w) == 0;
+		if (seen)
+			continue;
+		if (strcmp(w, warn) == 0)
+			return id < OL_SITE_ORIGINS ? id : -1;
+		id++;
+	}
 	return -1;
 }
-
-/*
- * Reports that count in neither counter, and the lines before an oops
- * header that name its kind, matched on the line's start (after its
- * stamps) or, with contains, anywhere in it ("watchdog: BUG: soft lockup",
- * "NMI watchdog: BUG: soft lockup" of 4.x).  title: the title's words; NULL
- * for the rest of the header line up to "detected", "!" or ",".
- */
-static const struct {
-	const char *text;
-	bool contains;
-	const char *origin, *title;
-	enum ol_site_class class;
-	bool where;		/* FILE:LINE follows the text, up to '!' or the end */
-	bool gathers;
-} kinds[] = {
-	/* arch/x86/mm/fault.c show_fault_oops(), 5.0+; oops header follows */
-	{ "BUG: kernel NULL pointer dereference", false, "page fault",
-	  "BUG: kernel NULL pointer dereference", OL_CLASS_OOPS, false, false },
-	{ "BUG: unable to handle page fault", false, "page fault",
-	  "BUG: unable to handle page fault", OL_CLASS_OOPS, false, false },
-	/* before 5.0 */
-	{ "BUG: unable to handle kernel NULL pointer dereference", false, "page fault",
-	  "BUG: kernel NULL pointer dereference", OL_CLASS_OOPS, false, false },
-	{ "BUG: unable to handle kernel paging request", false, "page fault",
-	  "BUG: unable to handle page fault", OL_CLASS_OOPS, false, false },
-	/* lib/bug.c report_bug(): "kernel BUG at %s:%u!", then die("invalid opcode") */
-	{ "kernel BUG at ", false, "BUG", "kernel BUG", OL_CLASS_OOPS, true, false },
-	/* kernel/locking/lockdep.c: the report headers (lockdep prints, never warns) */
-	{ "WARNING: possible circular locking dependency detected", false, "lockdep",
-	  "possible deadlock", OL_CLASS_LOCKDEP, false, false },
-	{ "WARNING: possible recursive locking detected", false, "lockdep",
-	  "possible deadlock", OL_CLASS_LOCKDEP, false, false },
-	{ "WARNING: inconsistent lock state", false, "lockdep", "inconsistent lock state",
-	  OL_CLASS_LOCKDEP, false, false },
-	{ "WARNING: possible irq lock inversion dependency detected", false, "lockdep",
-	  "possible deadlock", OL_CLASS_LOCKDEP, false, false },
-	{ "WARNING: suspicious RCU usage", false, "lockdep", "suspicious RCU usage", OL_CLASS_LOCKDEP,
-	  false, false },
-	{ "WARNING: bad unlock balance detected!", false, "lockdep", "bad unlock balance",
-	  OL_CLASS_LOCKDEP, false, false },
-	{ "WARNING: held lock freed!", false, "lockdep", "held lock freed", OL_CLASS_LOCKDEP, false,
-	  false },
-	{ "WARNING: lock held when returning to user space!", false, "lockdep",
-	  "lock held when returning to user space", OL_CLASS_LOCKDEP, false, false },
-	{ "WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected", false, "lockdep",
-	  "possible deadlock", OL_CLASS_LOCKDEP, false, false },
-	/* kernel/sched/core.c __might_resched() (___might_sleep() before 5.16) */
-	{ "BUG: sleeping function called from invalid context at ", false, "might_sleep",
-	  "BUG: sleeping function called from invalid context", OL_CLASS_OTHER, true, false },
-	/* kernel/rcu/tree_stall.h: print_cpu_stall(), print_other_cpu_stall(),
-	 * synchronize_rcu_expedited_wait(); pr_fmt "rcu: " since 5.2 */
-	{ "rcu: INFO: ", false, "RCU", "INFO: rcu detected stall", OL_CLASS_RCU, false, true },
-	{ "INFO: rcu_", false, "RCU", "INFO: rcu detected stall", OL_CLASS_RCU, false, true },
-	/* kernel/watchdog.c watchdog_timer_fn(): "BUG: soft lockup - CPU#%d stuck for %us! [%s:%d]" */
-	{ "BUG: soft lockup - CPU#", true, "softlockup", "BUG: soft lockup", OL_CLASS_SOFTLOCKUP, false,
-	  false },
-	/* kernel/watchdog.c watchdog_hardlockup_check() (watchdog_hld.c before 6.7) */
-	{ "Watchdog detected hard LOCKUP on cpu", true, "hardlockup", "BUG: hard lockup",
-	  OL_CLASS_HARDLOCKUP, false, true },
-	/* kernel/hung_task.c check_hung_task(): "INFO: task %s:%d blocked for more than %ld seconds." */
-	{ "INFO: task ", false, "hung_task", "INFO: task hung", OL_CLASS_HUNG_TASK, false, false },
-};
 
 /*
  * Lines within a report that begin or end a stretch of frames that are
@@ -151,123 +82,105 @@ static const struct {
 	{ "rcu: Stack dump where RCU GP kthread last ran:", false },
 };
 
-/* ---- events -------------------------------------------------------------- */
-
-/* "[   12.345678]" as microseconds. */
-static bool stamp_us(const char *p, const char *e, uint64_t *us)
-{
-	uint64_t sec = 0, frac = 0;
-	int digits = 0;
-
-	while (p < e && *p == ' ')
-		p++;
-	if (p == e || !isdigit((unsigned char)*p))
-		return false;
-	while (p < e && isdigit((unsigned char)*p) && sec < 1000000000000ULL)
-		sec = sec * 10 + (uint64_t)(*p++ - '0');
-	if (p == e || *p++ != '.')
-		return false;
-	while (p < e && isdigit((unsigned char)*p)) {
-		if (digits++ < 6)
-			frac = frac * 10 + (uint64_t)(*p - '0');
-		p++;
-	}
-	if (p != e || digits == 0)
-		return false;
-	while (digits++ < 6)
-		frac *= 10;
-	*us = sec * 1000000 + frac;
-	return true;
-}
+/*
+ * Lines after which a trace comes: the stack dumpers' headers (x86, arm64,
+ * 4.x's "Backtrace:", kmemleak's "backtrace:"; "Call Trace:" may follow a
+ * stack dump's words on one line), page_owner's stack of a bad page's
+ * allocation, and lockdep's lines that
+ * introduce the stack of the lock it blames ("... which became
+ * HARDIRQ-irq-safe at:", 4.x's "is trying to release lock (x) at:").
+ */
+static const struct {
+	const char *text;
+	bool contains;
+} trace_starts[] = {
+	{ "Call Trace:", true }, { "Call trace:", true }, { "Backtrace:", false }, { "backtrace", false },
+	{ "... which became ", false }, { " is trying to release lock ", true }, { "page last allocated", false },
+};
 
 /*
- * The line's "<N>" level, "[ stamp]" and "[ T123]"/"[ C1]" caller id;
- * returns the text after them.  *bracketed: a stamp or caller id was there.
+ * Lines that end a report's first trace: what follows are other traces of
+ * the same report (where KASAN's object was allocated and freed, where
+ * KMSAN's value was made, the locks hung_task lists), which name no guilty
+ * frame.  Matched on the line's start, case and all.
  */
-static const char *prefixes(const char *line, uint64_t *us, bool *have_time, char *caller, size_t clen,
-			    bool *bracketed)
-{
-	const char *p = line, *e, *q;
+static const char *const trace_ends[] = {
+	"Allocated by task", "Freed by task", "allocated by task", "freed by task",
+	"The buggy address", "Memory state around", "Last potentially related work creation",
+	"Second to last potentially related", "Uninit was created at:", "Uninit was stored to memory at:",
+	"Local variable ", "Bytes ", "Showing all locks held", "page last free", "The following locks", "other info that might help",
+};
 
-	*have_time = *bracketed = false;
-	caller[0] = '\0';
-	if (p[0] == '<' && isdigit((unsigned char)p[1]) && (e = strchr(p, '>')) && e - p <= 5)
-		p = e + 1;
-	while (*p == '[' && (e = strchr(p, ']')) && e - p <= 24) {
-		for (q = p + 1; q < e && *q == ' '; q++)
-			;
-		if (q + 1 < e && (*q == 'T' || *q == 'C') && strspn(q + 1, "0123456789") == (size_t)(e - q - 1))
-			ol_copy(caller, clen, q, (size_t)(e - q));
-		else if (stamp_us(p + 1, e, us))
-			*have_time = true;
-		else
-			break;
-		*bracketed = true;
-		p = e + 1;
-	}
-	return p;
-}
+/* ---- events -------------------------------------------------------------- */
 
-static void candidate(struct ol_site_event *ev, const char *name, const char *mod)
+static void add_frame(struct ol_site_event *ev, const char *name, const char *mod, enum ol_frame_kind kind)
 {
+	struct ol_event_frame *f;
+
 	if (!name[0] || strncmp(name, "0x", 2) == 0)
 		return;
-	if (!ev->first[0]) {
-		put(ev->first, sizeof(ev->first), name);
-		put(ev->first_module, sizeof(ev->first_module), mod);
+	/* a deep trace (a recursion that overflowed the stack): its first half and its latest frames */
+	if (ev->nframes == OL_EVENT_FRAMES) {
+		memmove(&ev->frames[OL_EVENT_FRAMES / 2], &ev->frames[OL_EVENT_FRAMES / 2 + 1],
+			(OL_EVENT_FRAMES / 2 - 1) * sizeof(ev->frames[0]));
+		ev->nframes--;
 	}
-	if (!ev->func[0] && !ol_site_generic(name)) {
-		put(ev->func, sizeof(ev->func), name);
-		put(ev->module, sizeof(ev->module), mod);
-	}
+	f = &ev->frames[ev->nframes++];
+	put(f->name, sizeof(f->name), name);
+	put(f->module, sizeof(f->module), mod);
+	f->kind = kind;
 }
 
 static void note_last(struct ol_sites *s, int site, const struct ol_site_event *ev)
 {
+	const struct ol_shape *shape = &ol_shapes[ev->shape];
 	int o;
 
 	if (ev->after_panic)
 		return;
-	if (s->last[ev->class] < 0 || ev->seq >= s->last_seq[ev->class]) {
-		s->last[ev->class] = site;
-		s->last_seq[ev->class] = ev->seq;
+	if (s->first[shape->cls] < 0 || ev->seq < s->first_seq[shape->cls]) {
+		s->first[shape->cls] = site;
+		s->first_seq[shape->cls] = ev->seq;
 	}
-	if (ev->class != OL_CLASS_WARNING)
-		return;
-	for (o = 0; o < OL_SITE_ORIGINS && warn_origins[o].origin; o++) {
-		if (strcmp(warn_origins[o].origin, ev->origin) != 0)
-			continue;
-		if (s->last_origin[o] < 0 || ev->seq >= s->last_origin_seq[o]) {
-			s->last_origin[o] = site;
-			s->last_origin_seq[o] = ev->seq;
-		}
+	if (s->last[shape->cls] < 0 || ev->seq >= s->last_seq[shape->cls]) {
+		s->last[shape->cls] = site;
+		s->last_seq[shape->cls] = ev->seq;
+	}
+	o = site_warn_origin_of(shape->warn);
+	if (o >= 0 && (s->last_origin[o] < 0 || ev->seq >= s->last_origin_seq[o])) {
+		s->last_origin[o] = site;
+		s->last_origin_seq[o] = ev->seq;
 	}
 }
 
 /* The report is complete: its site gets it. */
 static void close_event(struct ol_sites *s, struct ol_site_event *ev)
 {
+	const struct ol_shape *shape = &ol_shapes[ev->shape];
 	struct ol_site *site;
-	char title[OL_SITE_TITLE];
-	const char *func = ev->func[0] ? ev->func : ev->first;
-	const char *mod = ev->func[0] ? ev->module : ev->first_module;
-	unsigned int i;
+	char title[OL_SITE_TITLE], func[OL_SITE_NAME], mod[OL_SITE_NAME];
+	bool corrupted = !site_guilty(ev, func, sizeof(func), mod, sizeof(mod));
+	unsigned int i, k;
 
 	ev->open = false;
+	if (corrupted)
+		put(func, sizeof(func), OL_SITE_CORRUPTED);
 	title[0] = '\0';
 	append(title, sizeof(title), ev->what);
 	if (ev->access[0]) {
 		append(title, sizeof(title), " ");
 		append(title, sizeof(title), ev->access);
 	}
-	if (func[0] || ev->where[0]) {
-		append(title, sizeof(title), func[0] ? " in " : " at ");
-		append(title, sizeof(title), func[0] ? func : ev->where);
+	if (func[0]) {
+		append(title, sizeof(title), " in ");
+		append(title, sizeof(title), func);
 	}
 	site_clean(title);
 	s->events++;
-	if (!ev->after_panic && ev->counts)
-		s->counted[ev->class == OL_CLASS_OOPS]++;
+	if (!ev->after_panic && shape->cls == OL_CLASS_OOPS)
+		s->counted[1]++;
+	else if (!ev->after_panic && shape->warn)
+		s->counted[0]++;
 	for (i = 0; i < s->n; i++)
 		if (strcmp(s->site[i].title, title) == 0 && strcmp(s->site[i].where, ev->where) == 0)
 			break;
@@ -282,11 +195,15 @@ static void close_event(struct ol_sites *s, struct ol_site_event *ev)
 		memset(site, 0, sizeof(*site));
 		put(site->title, sizeof(site->title), title);
 		put(site->where, sizeof(site->where), ev->where);
-		put(site->func, sizeof(site->func), func);
+		put(site->func, sizeof(site->func), corrupted ? "" : func);
 		put(site->module, sizeof(site->module), mod);
-		site->origin = ev->origin;
-		site->counts = ev->counts;
-		site->class = ev->class;
+		site->origin = shape->origin;
+		site->counts = shape->cls == OL_CLASS_OOPS ? COUNTS_OOPS : shape->warn ? COUNTS_WARN : NULL;
+		site->class = shape->cls;
+		site->corrupted = corrupted;
+		for (k = 0; k < ev->nframes && site->nframes < OL_SITE_FRAMES; k++)
+			if (ev->frames[k].kind != OL_FK_AT)
+				put(site->frames[site->nframes++], OL_SITE_NAME, ev->frames[k].name);
 	}
 	site = &s->site[i];
 	if (ev->after_panic)
@@ -313,8 +230,9 @@ static struct ol_site_event *stream_event(struct ol_sites *s, const char *stream
 	return NULL;
 }
 
-/* A new report in stream: the one open there is complete. */
-static struct ol_site_event *open_event(struct ol_sites *s, const char *stream, bool have_time, uint64_t us)
+/* A new report of shape row in stream: the one open there is complete. */
+static struct ol_site_event *open_event(struct ol_sites *s, const char *stream, int row, bool have_time,
+					uint64_t us)
 {
 	struct ol_site_event *ev = stream_event(s, stream), *oldest = NULL;
 	int i;
@@ -335,147 +253,189 @@ static struct ol_site_event *open_event(struct ol_sites *s, const char *stream, 
 	ev->open = true;
 	put(ev->stream, sizeof(ev->stream), stream);
 	ev->seq = ++s->seq;
+	ev->shape = row;
 	ev->after_panic = s->panicked;
 	ev->have_time = have_time;
 	ev->time_us = us;
+	put(ev->what, sizeof(ev->what), ol_shapes[row].title);
 	return ev;
 }
 
-/* The module a WARNING line names after its function: "foo+0x1/0x2 [btrfs]". */
-static void header_module(const char *t, const char *func, char *mod, size_t len)
+/* The function a header names and its module: "foo+0x1/0x2 [btrfs]" at p. */
+static void header_function(struct ol_site_event *ev, const char *p)
 {
-	const char *p = func[0] ? strstr(t, func) : NULL;
-	char name[OL_SITE_NAME];
+	char name[OL_SITE_NAME], mod[OL_SITE_NAME];
 
-	mod[0] = '\0';
-	if (p)
-		site_frame(p, true, name, sizeof(name), mod, len);
+	if (p && site_frame(p, true, name, sizeof(name), mod, sizeof(mod))) {
+		put(ev->header, sizeof(ev->header), name);
+		put(ev->header_module, sizeof(ev->header_module), mod);
+	}
 }
 
-/* "KIND in ...": the words between the origin's prefix and " in ". */
-static void kind_words(struct ol_site_event *ev, const char *label, const char *t, const char *prefix)
+/* OL_F_WORDS: the header's words after the row's text, up to " in " or ':'. */
+static void kind_words(struct ol_site_event *ev, const struct ol_shape *shape, const char *t)
 {
-	const char *p = strstr(t, prefix), *in;
+	const char *p = t, *in;
 	size_t n;
 
-	if (!p) {
-		put(ev->what, sizeof(ev->what), label);
+	if (shape->at == OL_ANYWHERE && (p = strstr(t, shape->text)) == NULL)
 		return;
-	}
-	p += strlen(prefix);
+	p += strlen(shape->text);
 	in = strstr(p, " in ");
 	n = in ? (size_t)(in - p) : strcspn(p, ":");
-	snprintf(ev->what, sizeof(ev->what), "%s%.*s", label, (int)n, p);
+	while (n && p[n - 1] == ' ')
+		n--;
+	if (strlen(ev->what) + n < sizeof(ev->what))
+		strncat(ev->what, p, n);
 }
 
-/* A warning by the scanner's rules: true, with the event opened. */
+/* A warning by the scanner's rules (a __warn() line): true, with the event opened. */
 static bool warning_header(struct ol_sites *s, const char *stream, const char *t, bool ht, uint64_t us)
 {
 	struct ol_log scratch;
 	struct ol_site_event *ev;
-	char mod[OL_SITE_NAME], func[OL_SITE_NAME];
-	int o;
+	int row;
 
-	if (strncmp(t, "WARNING: ", 9) != 0 && strncmp(t, "UBSAN: ", 7) != 0 && strncmp(t, "BUG: ", 5) != 0)
+	if (strncmp(t, "WARNING: ", 9) != 0)
 		return false;
 	ol_log_init(&scratch);
 	ol_log_line(&scratch, t);
-	if (!scratch.warnings || (o = site_warn_origin_of(scratch.warn_origin)) < 0)
+	if (!scratch.warnings || strcmp(scratch.warn_origin, "kernel") != 0)
 		return false;
-	ev = open_event(s, stream, ht, us);
-	ev->origin = warn_origins[o].origin;
-	ev->counts = COUNTS_WARN;
-	ev->class = OL_CLASS_WARNING;
+	for (row = ol_shape_find(t, strlen(t), OL_START, 0); row >= 0; row = ol_shape_find(t, strlen(t), OL_START, (size_t)row + 1))
+		if (ol_shapes[row].flags & OL_F_WARN)
+			break;
+	if (row < 0)
+		return false;
+	ev = open_event(s, stream, row, ht, us);
 	put(ev->where, sizeof(ev->where), scratch.warn_where);
 	site_clean(ev->where);
-	if (o == 0 || strcmp(warn_origins[o].scanner, "scheduling while atomic") == 0)
-		put(ev->what, sizeof(ev->what), warn_origins[o].label);
-	else
-		kind_words(ev, warn_origins[o].label, t, warn_origins[o].label);
-	header_module(t, scratch.warn_func, mod, sizeof(mod));
-	ol_site_function(scratch.warn_func, strlen(scratch.warn_func), func, sizeof(func));
-	candidate(ev, func, mod);
+	if (scratch.warn_func[0])
+		header_function(ev, strstr(t, scratch.warn_func));
 	return true;
 }
 
 /*
- * An oops header, "<str>: <4 hex> [#N] ..." (arch/x86/kernel/dumpstack.c
+ * An oops header, "<str>: <code> [#N] ..." (arch/x86/kernel/dumpstack.c
  * __die_header(); "Oops: <str>" since 6.10, so a page fault's reads
- * "Oops: Oops: 0000 [#1]"): the kind named by the line before it in the
- * same stream ("kernel BUG at", "BUG: kernel NULL pointer dereference"), or
- * its own str ("general protection fault, probably for ...").
+ * "Oops: Oops: 0000 [#1]"; arm64's "Internal error: <str>: <esr> [#N]"):
+ * it belongs to the report the line before it opened in the same stream
+ * ("kernel BUG at", "BUG: kernel NULL pointer dereference"), or is one of
+ * its own, titled by its str.
  */
 static bool oops_header(struct ol_sites *s, const char *stream, const char *t, bool ht, uint64_t us)
 {
 	struct ol_log scratch;
 	struct ol_site_event *ev;
-	const char *str = t;
-	size_t n;
+	const char *str = t, *end;
+	int row;
 
-	if (!strstr(t, " [#"))
+	if (!(end = strstr(t, " [#")))
 		return false;
 	ol_log_init(&scratch);
 	ol_log_line(&scratch, t);
 	if (!scratch.oopses)
 		return false;
 	ev = stream_event(s, stream);
-	if (ev && ev->class == OL_CLASS_OOPS && !ev->have_header) {
+	if (ev && (ol_shapes[ev->shape].flags & OL_F_DIE) && !ev->have_header) {
 		ev->have_header = true;
 		return true;
 	}
-	ev = open_event(s, stream, ht, us);
-	ev->have_header = true;
-	ev->class = OL_CLASS_OOPS;
-	ev->counts = COUNTS_OOPS;
-	if (strncmp(str, "Oops: ", 6) == 0 && str[6] != '0')
+	/* the str: before ": <code>", without the prefixes around it */
+	while (end > str && end[-1] != ':')
+		end--;
+	if (end > str)
+		end--;
+	if (strncmp(str, "Internal error: ", 16) == 0)
+		str += 16;
+	if (strncmp(str, "Oops: ", 6) == 0 && str + 6 < end)
 		str += 6;
-	n = strcspn(str, ",:");
-	snprintf(ev->what, sizeof(ev->what), "%.*s", (int)n, str);
-	if (strncmp(str, "general protection fault", 24) == 0)
-		ev->origin = ORIGIN_GPF;
-	else if (strncmp(str, "invalid opcode", 14) == 0)
-		ev->origin = ORIGIN_BUG;	/* BUG() without CONFIG_DEBUG_BUGVERBOSE */
-	else
-		ev->origin = ORIGIN_OOPS;
+	row = ol_shape_find(str, (size_t)(end > str ? end - str : 0), OL_DIE, 0);
+	if (row < 0)
+		return false;
+	ev = open_event(s, stream, row, ht, us);
+	ev->have_header = true;
 	return true;
 }
 
+/* Every other header of reports.def: true, with the event opened. */
 static bool other_header(struct ol_sites *s, const char *stream, const char *t, bool ht, uint64_t us)
 {
+	const struct ol_shape *shape;
 	struct ol_site_event *ev;
 	const char *p;
-	size_t i, n;
+	size_t len = strlen(t), n;
+	int row;
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		p = kinds[i].contains ? strstr(t, kinds[i].text) :
-			strncmp(t, kinds[i].text, strlen(kinds[i].text)) == 0 ? t : NULL;
-		if (!p)
-			continue;
-		/* "INFO: task ...": the hung-task line, not another INFO */
-		if (kinds[i].class == OL_CLASS_HUNG_TASK && !strstr(t, " blocked for more than "))
-			continue;
-		if (kinds[i].class == OL_CLASS_RCU && !strstr(t, "stall"))
-			continue;
-		ev = open_event(s, stream, ht, us);
-		ev->origin = kinds[i].origin;
-		ev->class = kinds[i].class;
-		ev->counts = ev->class == OL_CLASS_OOPS ? COUNTS_OOPS : NULL;
-		ev->gathers = kinds[i].gathers;
-		put(ev->what, sizeof(ev->what), kinds[i].title);
-		if (kinds[i].where) {
-			p += strlen(kinds[i].text);
-			n = strcspn(p, "! ");
-			ol_copy(ev->where, sizeof(ev->where), p, n);
-			site_clean(ev->where);
-		}
-		return true;
+	for (row = ol_shape_find(t, len, OL_START, 0); row >= 0; row = ol_shape_find(t, len, OL_START, (size_t)row + 1))
+		if (!(ol_shapes[row].flags & OL_F_WARN))
+			break;
+	if (row < 0)
+		return false;
+	shape = &ol_shapes[row];
+	ev = open_event(s, stream, row, ht, us);
+	/* a sanitizer's FILE:LINE, as the scanner reads it ("UBSAN: ... in f.c:20:7") */
+	if (shape->warn) {
+		struct ol_log scratch;
+
+		ol_log_init(&scratch);
+		ol_log_line(&scratch, t);
+		put(ev->where, sizeof(ev->where), scratch.warn_where);
+		site_clean(ev->where);
 	}
+	if (shape->flags & OL_F_WORDS)
+		kind_words(ev, shape, t);
+	p = shape->at == OL_ANYWHERE ? strstr(t, shape->text) : t;
+	p = p ? p + strlen(shape->text) : t + len;
+	if (shape->flags & OL_F_PLACE) {
+		n = strcspn(p, "! ");
+		ol_copy(ev->where, sizeof(ev->where), p, n);
+		site_clean(ev->where);
+	}
+	/* "BUG: KASAN: use-after-free in foo+0x1/0x2", "stack is corrupted in: foo" */
+	if (shape->guilty == OL_G_HEADER && (p = strstr(p, " in ")))
+		header_function(ev, p + 4 + strspn(p + 4, ": "));
+	return true;
+}
+
+/* "RIP: 0010:foo+0x1/0x2", "RIP: 0010:[<ffffffff81234567>]  [<ffffffff81234567>] foo+0x1/0x2" (4.x). */
+static const char *rip_function(const char *t)
+{
+	static const char *const rips[] = { "RIP: ", "EIP: ", "pc : ", "IP: ", "PC is at ", "NIP: " };
+	const char *p = NULL, *e;
+	size_t i;
+
+	for (i = 0; i < sizeof(rips) / sizeof(rips[0]) && !p; i++)
+		if (strncmp(t, rips[i], strlen(rips[i])) == 0)
+			p = t + strlen(rips[i]);
+	if (!p)
+		return NULL;
+	if (strspn(p, "0123456789abcdef") == 4 && p[4] == ':')
+		p += 5;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (p[0] != '[' || p[1] != '<' || !(e = strstr(p, ">]")))
+			return p;
+		p = e + 2;
+	}
+}
+
+/* Whether the report has read a frame of a trace yet (lockdep's lock lists do not count). */
+static bool traced(const struct ol_site_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nframes; i++)
+		if (ev->frames[i].kind != OL_FK_AT)
+			return true;
 	return false;
 }
 
 /* A line inside a report: its trace, its RIP, its KASAN access, its end. */
 static void event_line(struct ol_sites *s, struct ol_site_event *ev, const char *t)
 {
+	const struct ol_shape *shape = &ol_shapes[ev->shape];
 	char name[OL_SITE_NAME], mod[OL_SITE_NAME];
 	const char *p;
 	size_t i;
@@ -492,34 +452,55 @@ static void event_line(struct ol_sites *s, struct ol_site_event *ev, const char 
 			ev->in_trace = false;
 			return;
 		}
-	if (strncmp(t, "Call Trace:", 11) == 0 || strncmp(t, "Call trace:", 11) == 0) {
-		ev->in_trace = true;
+	/* another CPU's backtrace: for a stall, the CPU that held it; for the rest, not the report's */
+	if (strncmp(t, "NMI backtrace for cpu", 21) == 0) {
+		if (shape->flags & OL_F_GATHERS)
+			ev->muted = ev->in_trace = false;
+		else if (traced(ev))
+			ev->frames_done = true;
 		return;
 	}
-	if (ev->muted)
-		return;
-	/* the faulting or interrupted instruction: x86-64, i386, arm64 */
-	if (strncmp(t, "RIP: ", 5) == 0 || strncmp(t, "EIP: ", 5) == 0 || strncmp(t, "pc : ", 5) == 0) {
-		p = t + 5;
-		if (strspn(p, "0123456789abcdef") == 4 && p[4] == ':')
-			p += 5;
-		if (site_frame(p, true, name, sizeof(name), mod, sizeof(mod)))
-			candidate(ev, name, mod);
-		return;
-	}
-	if (strcmp(ev->origin, "KASAN") == 0 && !ev->access[0] &&
-	    (strncmp(t, "Read of size ", 13) == 0 || strncmp(t, "Write of size ", 14) == 0)) {
+	if ((shape->flags & OL_F_ACCESS) && !ev->access[0] &&
+	    (strncmp(t, "Read of size ", 13) == 0 || strncmp(t, "Write of size ", 14) == 0 ||
+	     strncmp(t, "Read at addr ", 13) == 0 || strncmp(t, "Write at addr ", 14) == 0)) {
 		ol_copy(ev->access, sizeof(ev->access), t, strcspn(t, " "));
 		return;
 	}
 	/* lockdep: "(&lock){+.+.}-{3:3}, at: caller+0x1a/0x40": the caller of the lock */
-	if (ev->class == OL_CLASS_LOCKDEP && (p = strstr(t, ", at: "))) {
-		if (site_frame(p + 6, false, name, sizeof(name), mod, sizeof(mod)))
-			candidate(ev, name, mod);
+	if ((p = strstr(t, ", at: "))) {
+		p += 6;
+		if (!ev->muted && site_frame(p, false, name, sizeof(name), mod, sizeof(mod)))
+			add_frame(ev, name, mod, OL_FK_AT);
 		return;
 	}
-	if (ev->in_trace && site_frame(t, false, name, sizeof(name), mod, sizeof(mod)))
-		candidate(ev, name, mod);
+	if (ev->frames_done || ev->muted)
+		return;
+	for (i = 0; i < sizeof(trace_ends) / sizeof(trace_ends[0]); i++)
+		if (strncmp(t, trace_ends[i], strlen(trace_ends[i])) == 0 && traced(ev)) {
+			ev->frames_done = true;
+			return;
+		}
+	/* "<IRQ>", "<EOI>", "</IRQ>", "<TASK>": where the stack changes, a frame may follow on the line */
+	while (t[0] == '<' && (p = strchr(t, '>')) && p - t <= 6)
+		for (t = p + 1; *t == ' '; t++)
+			;
+	for (i = 0; i < sizeof(trace_starts) / sizeof(trace_starts[0]); i++)
+		if (trace_starts[i].contains ? strstr(t, trace_starts[i].text) != NULL :
+		    strncmp(t, trace_starts[i].text, strlen(trace_starts[i].text)) == 0) {
+			ev->in_trace = true;
+			return;
+		}
+	/* the faulting or interrupted instruction: x86-64, i386, arm64, 4.x's IP: */
+	if ((p = rip_function(t))) {
+		/* arm's "pc : [<80b10c70>]    lr : [<00000000>]" names no function */
+		if (p[strcspn(p, " ")] != '\0' && p[strcspn(p, " ") + strspn(p + strcspn(p, " "), " ")] == ':')
+			return;
+		if (site_frame(p, true, name, sizeof(name), mod, sizeof(mod)))
+			add_frame(ev, name, mod, OL_FK_RIP);
+		return;
+	}
+	if ((ev->in_trace || (shape->flags & OL_F_BARE)) && site_frame(t, false, name, sizeof(name), mod, sizeof(mod)))
+		add_frame(ev, name, mod, OL_FK_TRACE);
 }
 
 void ol_sites_init(struct ol_sites *s)
@@ -528,7 +509,7 @@ void ol_sites_init(struct ol_sites *s)
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < OL_NCLASSES; i++)
-		s->last[i] = -1;
+		s->last[i] = s->first[i] = -1;
 	for (i = 0; i < OL_SITE_ORIGINS; i++)
 		s->last_origin[i] = -1;
 }
@@ -539,7 +520,7 @@ void ol_sites_line(struct ol_sites *s, const char *line)
 	struct ol_site_event *ev;
 	uint64_t us = 0;
 	bool ht, bracketed;
-	const char *t = prefixes(line, &us, &ht, caller, sizeof(caller), &bracketed);
+	const char *t = ol_log_prefixes(line, &us, &ht, caller, sizeof(caller), &bracketed);
 	size_t n;
 	int i;
 
@@ -551,6 +532,9 @@ void ol_sites_line(struct ol_sites *s, const char *line)
 	n = strcspn(t, "\r\n");
 	ol_copy(text, sizeof(text), t, n);
 	if (strncmp(text, "Kernel panic - not syncing: ", 28) == 0) {
+		/* a panic that reports itself is the last report before it */
+		if (!s->panicked)
+			other_header(s, s->stream, text, ht, us);
 		s->panicked = true;
 		return;
 	}
@@ -560,7 +544,7 @@ void ol_sites_line(struct ol_sites *s, const char *line)
 	ev = stream_event(s, s->stream);
 	/* another CPU's backtrace, printed for a stall report */
 	for (i = 0; !ev && i < OL_SITE_STREAMS; i++)
-		if (s->ev[i].open && s->ev[i].gathers && (!ev || s->ev[i].seq > ev->seq))
+		if (s->ev[i].open && (ol_shapes[s->ev[i].shape].flags & OL_F_GATHERS) && (!ev || s->ev[i].seq > ev->seq))
 			ev = &s->ev[i];
 	if (ev)
 		event_line(s, ev, text);
@@ -575,29 +559,24 @@ void ol_sites_done(struct ol_sites *s)
 			close_event(s, &s->ev[i]);
 }
 
-/* Whether p is NULL (when that may be) or one of the strings this file points at. */
+/* Whether p is NULL (when that may be) or one of the strings sites point at. */
 static bool known_string(const char *p, bool may_be_null)
 {
-	static const char *const fixed[] = { COUNTS_WARN, COUNTS_OOPS, ORIGIN_GPF, ORIGIN_BUG, ORIGIN_OOPS };
 	size_t i;
 
 	if (!p)
 		return may_be_null;
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (p == fixed[i])
-			return true;
-	for (i = 0; i < OL_SITE_ORIGINS; i++)
-		if (p == warn_origins[i].origin || p == warn_origins[i].label)
-			return true;
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (p == kinds[i].origin)
+	if (p == COUNTS_WARN || p == COUNTS_OOPS)
+		return true;
+	for (i = 0; i < ol_nshapes; i++)
+		if (p == ol_shapes[i].origin)
 			return true;
 	return false;
 }
 
 const char *ol_sites_valid(const struct ol_sites *s)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	if (s->n > OL_SITES)
 		return "more sites than the log's list holds";
@@ -609,14 +588,19 @@ const char *ol_sites_valid(const struct ol_sites *s)
 		if (!(OL_TERMINATED(site->title) && OL_TERMINATED(site->where) && OL_TERMINATED(site->func) &&
 		      OL_TERMINATED(site->module)))
 			return "a site's text is not terminated";
+		if (site->nframes > OL_SITE_FRAMES)
+			return "a site keeps more frames than it holds";
+		for (k = 0; k < site->nframes; k++)
+			if (!OL_TERMINATED(site->frames[k]))
+				return "a site's frame is not terminated";
 		if (!known_string(site->origin, false) || !known_string(site->counts, true))
 			return "a site's origin or counter is none of sites.c's";
 		if ((unsigned int)site->class >= OL_NCLASSES)
 			return "a site's class is out of range";
 	}
 	for (i = 0; i < OL_NCLASSES; i++)
-		if (s->last[i] < -1 || s->last[i] >= (int)s->n)
-			return "a last site is out of range";
+		if (s->last[i] < -1 || s->last[i] >= (int)s->n || s->first[i] < -1 || s->first[i] >= (int)s->n)
+			return "a first or last site is out of range";
 	for (i = 0; i < OL_SITE_ORIGINS; i++)
 		if (s->last_origin[i] < -1 || s->last_origin[i] >= (int)s->n)
 			return "a last site of an origin is out of range";
@@ -624,12 +608,16 @@ const char *ol_sites_valid(const struct ol_sites *s)
 		const struct ol_site_event *ev = &s->ev[i];
 
 		if (!(OL_TERMINATED(ev->stream) && OL_TERMINATED(ev->what) && OL_TERMINATED(ev->access) &&
-		      OL_TERMINATED(ev->where) && OL_TERMINATED(ev->func) && OL_TERMINATED(ev->module) &&
-		      OL_TERMINATED(ev->first) && OL_TERMINATED(ev->first_module)))
+		      OL_TERMINATED(ev->where) && OL_TERMINATED(ev->header) && OL_TERMINATED(ev->header_module)))
 			return "an open report's text is not terminated";
-		if (!known_string(ev->origin, true) || !known_string(ev->counts, true) ||
-		    !known_string(ev->label, true) || (unsigned int)ev->class >= OL_NCLASSES)
-			return "an open report's kind is none of sites.c's";
+		if (ev->nframes > OL_EVENT_FRAMES)
+			return "an open report has more frames than it holds";
+		for (k = 0; k < ev->nframes; k++)
+			if (!OL_TERMINATED(ev->frames[k].name) || !OL_TERMINATED(ev->frames[k].module) ||
+			    (unsigned int)ev->frames[k].kind > OL_FK_AT)
+				return "an open report's frame is not fit";
+		if (ev->shape < 0 || (size_t)ev->shape >= ol_nshapes)
+			return "an open report's kind is none of reports.def's";
 	}
 	return NULL;
 }

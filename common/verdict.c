@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shapes.h"
 #include "verdict.h"
 
 void ol_copy(char *dst, size_t size, const char *src, size_t len)
@@ -41,33 +42,78 @@ static const char *find(const char *s, size_t len, const char *needle)
 	return NULL;
 }
 
+/* "[   12.345678]" as microseconds. */
+static bool stamp_us(const char *p, const char *e, uint64_t *us)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+
+	while (p < e && *p == ' ')
+		p++;
+	if (p == e || !isdigit((unsigned char)*p))
+		return false;
+	while (p < e && isdigit((unsigned char)*p) && sec < 1000000000000ULL)
+		sec = sec * 10 + (uint64_t)(*p++ - '0');
+	if (p == e || *p++ != '.')
+		return false;
+	while (p < e && isdigit((unsigned char)*p)) {
+		if (digits++ < 6)
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		p++;
+	}
+	if (p != e || digits == 0)
+		return false;
+	while (digits++ < 6)
+		frac *= 10;
+	*us = sec * 1000000 + frac;
+	return true;
+}
+
+const char *ol_log_prefixes(const char *line, uint64_t *us, bool *have_time, char *caller, size_t clen,
+			    bool *bracketed)
+{
+	const char *p = line, *e, *q;
+
+	*have_time = *bracketed = false;
+	if (clen)
+		caller[0] = '\0';
+	/* a serial console's line may carry another program's output before the stamp */
+	if (p[0] != '<' && p[0] != '[') {
+		for (q = strchr(p, '['); q; q = strchr(q + 1, '['))
+			if ((e = strchr(q, ']')) && e - q <= 24 && stamp_us(q + 1, e, us)) {
+				p = q;
+				break;
+			}
+	}
+	if (p[0] == '<' && isdigit((unsigned char)p[1]) && (e = strchr(p, '>')) && e - p <= 5)
+		p = e + 1;
+	while (*p == '[' && (e = strchr(p, ']')) && e - p <= 24) {
+		for (q = p + 1; q < e && *q == ' '; q++)
+			;
+		if (q + 1 < e && (*q == 'T' || *q == 'C') && strspn(q + 1, "0123456789") == (size_t)(e - q - 1))
+			ol_copy(caller, clen, q, (size_t)(e - q));
+		else if (stamp_us(p + 1, e, us))
+			*have_time = true;
+		else
+			break;
+		*bracketed = true;
+		p = e + 1;
+	}
+	return p;
+}
+
 const char *ol_log_text(const char *line, size_t *len)
 {
-	const char *s = line, *e;
-	size_t n = strlen(line);
+	const char *s;
+	char caller[16];
+	uint64_t us;
+	bool have_time, bracketed;
+	size_t n;
 
-	/* "<4>" level prefixes and "[    1.234567] " / "[    T1] " stamps */
-	for (;;) {
-		if (n >= 3 && s[0] == '<' && isdigit((unsigned char)s[1])) {
-			e = memchr(s, '>', n > 6 ? 6 : n);
-			if (!e)
-				break;
-			n -= (size_t)(e + 1 - s);
-			s = e + 1;
-		} else if (n >= 2 && s[0] == '[') {
-			e = memchr(s, ']', n > 24 ? 24 : n);
-			if (!e)
-				break;
-			n -= (size_t)(e + 1 - s);
-			s = e + 1;
-			while (n && *s == ' ') {
-				s++;
-				n--;
-			}
-		} else {
-			break;
-		}
-	}
+	s = ol_log_prefixes(line, &us, &have_time, caller, sizeof(caller), &bracketed);
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
 		n--;
 	*len = n;
@@ -352,30 +398,26 @@ static bool take_warning(struct ol_log *log, const char *s, size_t len)
 	return true;
 }
 
-/* Sanitizer and scheduler reports: "UBSAN: array-index-out-of-bounds in f.c:330:16" */
+/*
+ * The reports of common/reports.def that count in warn_count besides
+ * __warn()'s own lines: "UBSAN: array-index-out-of-bounds in f.c:330:16",
+ * "BUG: KASAN: use-after-free in foo+0x1/0x2", ...
+ */
 static bool take_report(struct ol_log *log, const char *s, size_t len)
 {
-	static const struct {
-		const char *prefix, *origin;
-	} reports[] = {
-		{ "UBSAN: ", "UBSAN" },
-		{ "BUG: KASAN: ", "KASAN" },
-		{ "BUG: KFENCE: ", "KFENCE" },
-		{ "BUG: KCSAN: ", "KCSAN" },
-		{ "BUG: scheduling while atomic", "scheduling while atomic" },
-	};
 	const char *in, *end = s + len, *sp;
-	size_t i;
+	int row;
 
-	for (i = 0; i < sizeof(reports) / sizeof(reports[0]); i++) {
-		if (!starts(s, len, reports[i].prefix))
+	for (row = ol_shape_find(s, len, OL_START, 0); row >= 0; row = ol_shape_find(s, len, OL_START, (size_t)row + 1)) {
+		const char *origin = ol_shapes[row].warn;
+
+		if (!origin || (ol_shapes[row].flags & OL_F_WARN))
 			continue;
 		log->warnings++;
-		if (strcmp(reports[i].origin, "KASAN") == 0)
+		if (strcmp(origin, "KASAN") == 0)
 			log->kasan++;
 		log->have_warning = true;
-		ol_copy(log->warn_origin, sizeof(log->warn_origin), reports[i].origin,
-			  strlen(reports[i].origin));
+		ol_copy(log->warn_origin, sizeof(log->warn_origin), origin, strlen(origin));
 		ol_copy(log->warn_where, sizeof(log->warn_where), "", 0);
 		ol_copy(log->warn_func, sizeof(log->warn_func), "", 0);
 		in = find(s, len, " in ");
@@ -406,20 +448,22 @@ static bool take_report(struct ol_log *log, const char *s, size_t len)
 	return false;
 }
 
-/* An oops header: "<str>: <4 hex digits> [#N]" (arch/x86 __die_header). */
+/*
+ * An oops header: "<str>: <code> [#N]", the code 4 hex digits on x86
+ * (arch/x86/kernel/dumpstack.c __die_header()), the ESR's 16 on arm64
+ * (arch/arm64/kernel/traps.c __die(), 8 before 5.x's "%016lx").
+ */
 static bool take_oops(struct ol_log *log, const char *s, size_t len)
 {
 	const char *p = find(s, len, " [#"), *h;
 	unsigned long n;
-	int i;
+	int digits = 0;
 
-	if (!p || p - s < 7)
+	if (!p || p - s < 4)
 		return false;
-	h = p - 4;
-	for (i = 0; i < 4; i++)
-		if (!isxdigit((unsigned char)h[i]))
-			return false;
-	if (h[-1] != ' ' || h[-2] != ':')
+	for (h = p; h > s && isxdigit((unsigned char)h[-1]) && digits < 17; h--)
+		digits++;
+	if (digits == 0 || digits > 16 || h - s < 2 || h[-1] != ' ' || h[-2] != ':')
 		return false;
 	if (!number_at(p + 3, s + len, &n))
 		return false;

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vars.h"
 
@@ -105,7 +106,17 @@ const char *ol_classify_panic(const char *msg, const char *context, enum ol_var_
  */
 bool ol_log_context_known(const char *context);
 
-/* Strips the time stamp and trailing newline; returns a pointer into line. */
+/*
+ * The line's "<N>" level, "[ stamp]" and "[ T123]"/"[ C1]" caller id (of
+ * dmesg, vmcore-dmesg, crash's "log" and a serial console, whose line may
+ * start with another program's output); returns the text after them.
+ * *us and *have_time: the stamp; caller: the caller id, "" without one;
+ * *bracketed: a stamp or caller id was there.
+ */
+const char *ol_log_prefixes(const char *line, uint64_t *us, bool *have_time, char *caller, size_t clen,
+			    bool *bracketed);
+
+/* The line's text without its prefixes (ol_log_prefixes()) and trailing newline; a pointer into line. */
 const char *ol_log_text(const char *line, size_t *len);
 
 /* Copies at most size - 1 bytes of src (length len) and terminates. */

@@ -731,12 +731,12 @@ static void test_sites(void)
 	save_json(&r, "report", "wrapped");
 	ok(r.log_wrapped, "wrapped: the log starts past the banner");
 	out = text_of(&r, false);
-	ok(has(out, "       BUDGET: 2 of 5 in the log: 2x BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION; "
+	ok(has(out, "       BUDGET: 2 of 5 in the log: 2x BUG: unable to handle kernel NULL pointer dereference in lkdtm_EXCEPTION; "
 		    "3 counted earlier are no longer in the log\n"), "wrapped: text, what the log lost");
 	free(out);
 	out = text_of(&r, true);
 	ok(has(out, "\"counted_not_in_log\": 3") &&
-	   has(out, "\"signature\": \"oops_limit: BUG: kernel NULL pointer dereference in lkdtm_EXCEPTION\""),
+	   has(out, "\"signature\": \"oops_limit: BUG: unable to handle kernel NULL pointer dereference in lkdtm_EXCEPTION\""),
 	   "wrapped: json, counted_not_in_log and the signature");
 	free(out);
 
