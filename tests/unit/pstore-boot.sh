@@ -56,8 +56,8 @@ check "the record of the boot before: judged, said once: $(grep 'last panic' <<<
 check "the older record: skipped, from an earlier boot" \
 	grep -q "pstore record $t/live/dmesg-ramoops-1 skipped: .*before the last boot began: from an earlier boot" <<<"$out"
 rep=$(echo "$t"/var/pstore/*/reason.json)
-check "the report: schema 3, counters null, counters_source none, the record it came from" \
-	bash -c "grep -q '\"schema\": 3' '$rep' && grep -q '\"warn_count\": null' '$rep' &&
+check "the report: schema 4, counters null, counters_source none, the record it came from" \
+	bash -c "grep -q '\"schema\": 4' '$rep' && grep -q '\"warn_count\": null' '$rep' &&
 		grep -q '\"counters_source\": \"none\"' '$rep' && grep -q '\"log_from\": \"pstore dmesg-ramoops-0\"' '$rep' &&
 		grep -q '\"crash_time\": \"$(date -u -d "@$((start - 1800))" +%Y-%m-%dT%H:%M:%SZ)\"' '$rep'"
 check "the record copied beside the report" cmp -s "$fixture" "$(dirname "$rep")/dmesg-ramoops-0"
