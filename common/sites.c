@@ -281,8 +281,13 @@ static void kind_words(struct ol_site_event *ev, const struct ol_shape *shape, c
 	if (shape->at == OL_ANYWHERE && (p = strstr(t, shape->text)) == NULL)
 		return;
 	p += strlen(shape->text);
+	/* "lockup suspected on CPU#1, kworker/u4:1/123": the kind's words, not the CPU's or the task's */
 	in = strstr(p, " in ");
-	n = in ? (size_t)(in - p) : strcspn(p, ":");
+	n = in ? (size_t)(in - p) : strlen(p);
+	if (strcspn(p, ":,") < n)
+		n = strcspn(p, ":,");
+	if ((in = strstr(p, " on CPU")) && (size_t)(in - p) < n)
+		n = (size_t)(in - p);
 	while (n && p[n - 1] == ' ')
 		n--;
 	if (strlen(ev->what) + n < sizeof(ev->what))
