@@ -148,23 +148,6 @@ static const struct {
 #undef OL_EXACT
 };
 
-static void syscall_name(const char *name, char *out, size_t len);
-
-static bool entry_is(const char *frame, enum ol_entry_kind kind, const char **as)
-{
-	char name[OL_SITE_NAME];
-	size_t i;
-
-	syscall_name(frame, name, sizeof(name));
-	for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
-		if (entries[i].kind == kind && frame_matches(name, entries[i].name, entries[i].how)) {
-			if (as)
-				*as = entries[i].as;
-			return true;
-		}
-	return false;
-}
-
 /*
  * The prefixes a syscall's frames carry (SYSC_ and SyS_ before 4.17, the
  * per-ABI wrappers after commit 1bd21c6c21e8 "syscalls/core: Introduce
@@ -190,6 +173,21 @@ static void syscall_name(const char *name, char *out, size_t len)
 		}
 	}
 	ol_copy(out, len, name, strlen(name));
+}
+
+static bool entry_is(const char *frame, enum ol_entry_kind kind, const char **as)
+{
+	char name[OL_SITE_NAME];
+	size_t i;
+
+	syscall_name(frame, name, sizeof(name));
+	for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+		if (entries[i].kind == kind && frame_matches(name, entries[i].name, entries[i].how)) {
+			if (as)
+				*as = entries[i].as;
+			return true;
+		}
+	return false;
 }
 
 static void name_frame(const struct ol_event_frame *f, char *func, size_t func_len, char *mod, size_t mod_len)
