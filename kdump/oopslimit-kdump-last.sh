@@ -199,10 +199,15 @@ pstore_newest() {
 	done | sort | tail -n 1
 }
 
-# A reason.txt line's value by its label, whichever layout wrote it
-# ("  VERDICT: x" now, "reason: x" before).
-txt_value() {
-	sed -n "s/^[[:space:]]*\($2\):[[:space:]]*//Ip" "$1" | head -n 1
+# capture_text REPORT: the capture member of REPORT in the words of
+# reason.txt's CAPTURE line (common/report-text.c), less the count of old
+# dumps removed; nothing when the report has none.
+capture_text() {
+	report_read "$1" c_status capture.status c_file capture.dump_file c_bytes capture.dump_bytes \
+		c_secs capture.seconds c_exit capture.collector_exit c_target capture.target \
+		c_action capture.failure_action c_error capture.error c_warning capture.warning
+	[ -n "$c_status" ] || return 0
+	printf '%s\n' "$c_status${c_file:+, $c_file}${c_bytes:+ $c_bytes bytes}${c_secs:+ in $c_secs s}${c_exit:+ (collector exit $c_exit)}${c_target:+ to $c_target}${c_action:+; failure action $c_action}${c_error:+: $c_error}${c_warning:+; warning: $c_warning}"
 }
 
 # capture_summary DIR: one line: the directory, complete or not, the verdict.
@@ -210,14 +215,13 @@ capture_summary() {
 	d=$1
 	if [ -f "$d" ]; then
 		# a failed capture's report, out of the fallback spot
-		verdict=$(sed -n 's/^ *"reason": "\([^"]*\)".*/\1/p' "$d" | head -n 1)
+		report_read "$d" verdict reason
 		echo "last capture $(basename "$d" .txt): failed, nothing saved: $(sed -n 's/^error: //p' "$d" | head -n 1); verdict ${verdict:-unknown}; its report: $d"
 		return
 	fi
 	case $d in "$vardir"/pstore/*)
-		verdict=$(json_str "$d/reason.json" reason)
-		sig=$(json_str "$d/reason.json" signature)
-		echo "last panic $d: no capture (kdump was not loaded, or stopped before it); the log from $(json_str "$d/reason.json" log_from "    "); verdict ${verdict:-unknown}${sig:+; signature $sig}"
+		report_read "$d/reason.json" verdict reason sig signature from reader.log_from
+		echo "last panic $d: no capture (kdump was not loaded, or stopped before it); the log from $from; verdict ${verdict:-unknown}${sig:+; signature $sig}"
 		return ;;
 	esac
 	name=$d
@@ -232,23 +236,25 @@ capture_summary() {
 		status='no vmcore'
 	fi
 	verdict='' capture='' counters='' sig=''
-	if [ -r "$d/reason.txt" ]; then
-		verdict=$(txt_value "$d/reason.txt" 'verdict\|reason')
-		sig=$(txt_value "$d/reason.txt" signature)
-		capture=$(txt_value "$d/reason.txt" 'capture')
-		# "N" or "N (what it means)": the number is enough here
-		for c in oops warn; do
-			n=$(txt_value "$d/reason.txt" "${c}_count" | cut -d' ' -f1)
-			l=$(txt_value "$d/reason.txt" "${c}_limit" | cut -d' ' -f1)
-			[ -z "$n" ] || counters="$counters${counters:+, }${c}_count $n${l:+ of $l}"
-		done
+	if [ -r "$d/reason.json" ]; then
+		report_read "$d/reason.json" verdict reason origin origin detail detail sig signature \
+			oops_n oops_count oops_l oops_limit warn_n warn_count warn_l warn_limit
+		# as reason.txt's VERDICT line says it
+		if [ -n "$origin" ]; then
+			verdict="$verdict (origin: $origin)"
+		elif [ -n "$detail" ]; then
+			verdict="$verdict ($detail)"
+		fi
+		capture=$(capture_text "$d/reason.json")
+		[ -z "$oops_n" ] || counters="oops_count $oops_n${oops_l:+ of $oops_l}"
+		[ -z "$warn_n" ] || counters="$counters${counters:+, }warn_count $warn_n${warn_l:+ of $warn_l}"
 		# a dump saved with the collector's doubts is not plainly complete
 		case $capture in *'; warning: '*)
 			[ "$status" != complete ] || status="complete, with a warning: ${capture#*; warning: }"
 			capture=${capture%%; warning: *} ;;
 		esac
 	fi
-	echo "last capture $name: $status; verdict ${verdict:-unknown (no reason.txt)}${counters:+; $counters}${capture:+; capture $capture}${sig:+; signature $sig}"
+	echo "last capture $name: $status; verdict ${verdict:-unknown (no reason.json)}${counters:+; $counters}${capture:+; capture $capture}${sig:+; signature $sig}"
 }
 
 do_last() {
@@ -427,7 +433,7 @@ pstore_take() {
 			fi
 			continue
 		fi
-		reason=$(json_str "$out/reason.json" reason)
+		report_read "$out/reason.json" reason reason
 		if [ -z "$chosen" ] || { [ "$chosen_reason" = unknown ] && [ "$reason" != unknown ]; }; then
 			[ -z "$chosen" ] || {
 				echo "$prog: pstore record $judged not kept: its verdict is unknown, $rec has one"
@@ -452,12 +458,6 @@ EOF
 # MESSAGE_ID=..., a log shipper) rather than /var/crash.  Its MESSAGE_ID is
 # fixed, its fields are documented in oopslimit-kdump(8), EVENTS.
 panic_msgid=c7be4352f62d488990f29772b78e9cea
-
-# A number member of a report (its top level: two blanks in), or nothing
-# for null; never the same key of a member within (policy.configured).
-json_num() {
-	sed -n "s/^  \"$2\": \([0-9][0-9]*\),\{0,1\}\$/\1/p" "$1" | head -n 1
-}
 
 # A journal field's value on one line (the native protocol takes a
 # newline-free value as it is).
@@ -489,24 +489,27 @@ panic_event() {
 			vmcore=$d/vmcore-incomplete
 		fi
 	fi
+	r_reason='' r_setting='' r_sig='' r_oc='' r_ol='' r_wc='' r_wl=''
+	[ -z "$rep" ] || report_read "$rep" r_reason reason r_setting setting r_sig signature \
+		r_oc oops_count r_ol oops_limit r_wc warn_count r_wl warn_limit
 	if [ -S "${OOPSLIMIT_JOURNAL_SOCKET:-/run/systemd/journal/socket}" ] && {
 		field MESSAGE_ID "$panic_msgid"
 		field MESSAGE "$2"
 		field PRIORITY 4
 		field SYSLOG_IDENTIFIER "$prog"
 		field OBJECT_SYSTEMD_UNIT oopslimit-kdump.service
-		field OOPSLIMIT_REASON "$([ -z "$rep" ] || json_str "$rep" reason)"
-		field OOPSLIMIT_SETTING "$([ -z "$rep" ] || json_str "$rep" setting)"
+		field OOPSLIMIT_REASON "$r_reason"
+		field OOPSLIMIT_SETTING "$r_setting"
 		# what to bucket the panic by across boots and hosts (schema 3)
-		field OOPSLIMIT_SIGNATURE "$([ -z "$rep" ] || json_str "$rep" signature)"
+		field OOPSLIMIT_SIGNATURE "$r_sig"
 		field OOPSLIMIT_VMCORE "$vmcore"
 		field OOPSLIMIT_COMPLETE "$complete"
 		field OOPSLIMIT_REPORT "$rep"
 		case $d in "$vardir"/pstore/*) field OOPSLIMIT_SOURCE pstore ;; *) field OOPSLIMIT_SOURCE kdump ;; esac
-		field OOPSLIMIT_OOPS_COUNT "$([ -z "$rep" ] || json_num "$rep" oops_count)"
-		field OOPSLIMIT_OOPS_LIMIT "$([ -z "$rep" ] || json_num "$rep" oops_limit)"
-		field OOPSLIMIT_WARN_COUNT "$([ -z "$rep" ] || json_num "$rep" warn_count)"
-		field OOPSLIMIT_WARN_LIMIT "$([ -z "$rep" ] || json_num "$rep" warn_limit)"
+		field OOPSLIMIT_OOPS_COUNT "$r_oc"
+		field OOPSLIMIT_OOPS_LIMIT "$r_ol"
+		field OOPSLIMIT_WARN_COUNT "$r_wc"
+		field OOPSLIMIT_WARN_LIMIT "$r_wl"
 	} | logger --journald 2>/dev/null; then
 		return 0
 	fi

@@ -57,11 +57,38 @@ kval() {
 	[ -n "$_kv" ]
 }
 
-# json_str FILE KEY [INDENT]: a string member of a report (common/report-json.c
-# writes one member a line, two blanks in at the top level, four in
-# "reader"): its value, or nothing for null.
-json_str() {
-	sed -n "s/^${3:-  }\"$2\": \"\\([^\"\\\\]*\\)\",\\{0,1\\}\$/\\1/p" "$1" | head -n 1
+# report_read FILE VAR MEMBER [VAR MEMBER]...: sets each VAR to MEMBER of
+# the report FILE (KEY, or OBJECT.KEY one level in), read by the recorder's
+# JSON reader (oopslimit-reason --get, common/json.c); empty for null, a
+# member that is not there, or a file that is no report.  A failed
+# capture's report out of the fallback spot is three header lines
+# ("oopslimit-fallback: report", "stamp: ...", "error: ...") and then the
+# JSON.
+report_read() {
+	_rf=$1 _rargs='' _rvars=''
+	shift
+	while [ $# -ge 2 ]; do
+		_rargs="$_rargs --get $2" _rvars="$_rvars $1"
+		eval "$1=''"
+		shift 2
+	done
+	if [ "$(head -n 1 "$_rf" 2>/dev/null)" = 'oopslimit-fallback: report' ]; then
+		# shellcheck disable=SC2086  # the --get words: member names
+		_rout=$(tail -n +4 "$_rf" | "$(recorder)" $_rargs - 2>/dev/null) || _rout=''
+	else
+		# shellcheck disable=SC2086  # the --get words: member names
+		_rout=$("$(recorder)" $_rargs "$_rf" 2>/dev/null) || _rout=''
+	fi
+	for _rv in $_rvars; do
+		case $_rout in
+		*"
+"*) _rl=${_rout%%"
+"*} _rout=${_rout#*"
+"} ;;
+		*) _rl=$_rout _rout='' ;;
+		esac
+		eval "$_rv=\$_rl"
+	done
 }
 
 # metric NAME TYPE HELP [SAMPLE...]: one family, nothing without a sample;
@@ -106,9 +133,7 @@ headroom() {
 metrics_text() {
 	# the other panic settings of the variable table (common/vars.def, which
 	# the recorder prints), as the running kernel holds them: their files
-	r=${OOPSLIMIT_REASON:-$(dirname "$0")/oopslimit-reason}
-	[ -x "$r" ] || r=/usr/sbin/oopslimit-reason
-	settings=$("$r" --settings 2>/dev/null) || settings=''
+	settings=$("$(recorder)" --settings 2>/dev/null) || settings=''
 	files='' paths=''
 	while read -r key sysctl; do
 		case $key in '' | oops_limit | warn_limit) continue ;; esac
@@ -150,11 +175,9 @@ EOF
 	metric oopslimit_crashkernel_reserved_bytes gauge "Memory reserved for the capture kernel (crashkernel=)." ${rs:+"$rs"}
 	# the last capture's reason, when its dump directory is here to read
 	if rep=$(last_report); then
-		reason=$(json_str "$rep" reason)
-		setting=$(json_str "$rep" setting)
+		report_read "$rep" reason reason setting setting t crash_time
 		metric oopslimit_last_panic_info gauge "The last recorded panic: its reason and the setting that enabled it (oopslimit-kdump last)." \
 			"{reason=\"$(prom_label "${reason:-unknown}")\",setting=\"$(prom_label "$setting")\"} 1"
-		t=$(json_str "$rep" crash_time)
 		[ -z "$t" ] || t=$(date -u -d "$t" +%s 2>/dev/null) || t=''
 		metric oopslimit_last_panic_timestamp_seconds gauge "When the last recorded panic happened (the dump's CRASHTIME)." ${t:+"$t"}
 	fi
