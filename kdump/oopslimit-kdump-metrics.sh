@@ -15,13 +15,6 @@
 # rate "status" shows is estimated from.
 samples_keep=7200
 
-# The recorder: beside this script in a source tree, installed in /usr/sbin.
-recorder() {
-	r=${OOPSLIMIT_REASON:-$(dirname "$0")/oopslimit-reason}
-	[ -x "$r" ] || r=/usr/sbin/oopslimit-reason
-	echo "$r"
-}
-
 # A label value in the text format: backslash, double quote, newline escaped.
 prom_label() {
 	printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | sed ':a;N;$!ba;s/\n/\\n/g'
@@ -55,40 +48,6 @@ kval() {
 	case $_kv in '' | *[!0-9]*) _kv='' ;; esac
 	eval "$1=\$_kv"
 	[ -n "$_kv" ]
-}
-
-# report_read FILE VAR MEMBER [VAR MEMBER]...: sets each VAR to MEMBER of
-# the report FILE (KEY, or OBJECT.KEY one level in), read by the recorder's
-# JSON reader (oopslimit-reason --get, common/json.c); empty for null, a
-# member that is not there, or a file that is no report.  A failed
-# capture's report out of the fallback spot is three header lines
-# ("oopslimit-fallback: report", "stamp: ...", "error: ...") and then the
-# JSON.
-report_read() {
-	_rf=$1 _rargs='' _rvars=''
-	shift
-	while [ $# -ge 2 ]; do
-		_rargs="$_rargs --get $2" _rvars="$_rvars $1"
-		eval "$1=''"
-		shift 2
-	done
-	if [ "$(head -n 1 "$_rf" 2>/dev/null)" = 'oopslimit-fallback: report' ]; then
-		# shellcheck disable=SC2086  # the --get words: member names
-		_rout=$(tail -n +4 "$_rf" | "$(recorder)" $_rargs - 2>/dev/null) || _rout=''
-	else
-		# shellcheck disable=SC2086  # the --get words: member names
-		_rout=$("$(recorder)" $_rargs "$_rf" 2>/dev/null) || _rout=''
-	fi
-	for _rv in $_rvars; do
-		case $_rout in
-		*"
-"*) _rl=${_rout%%"
-"*} _rout=${_rout#*"
-"} ;;
-		*) _rl=$_rout _rout='' ;;
-		esac
-		eval "$_rv=\$_rl"
-	done
 }
 
 # metric NAME TYPE HELP [SAMPLE...]: one family, nothing without a sample;
