@@ -133,6 +133,10 @@ static_checks() {
 		result FAIL "crash-oopslimit(7) lacks options of help oopslimit ($synopsis):$missing_opts"
 	fi
 
+	# kdump.conf's keys are one table (kdump/oopslimit-lib.sh): kdump.conf and
+	# oopslimit-kdump.conf(5) describe each key of it, and no other.
+	unit_script conf-keys "kdump.conf's keys" "kdump.conf and oopslimit-kdump.conf(5) against the key table"
+
 	# The loader's "target auto": the file system that holds the dump path
 	# and the directory within it, from mount tables (tests/unit/mountinfo).
 	unit_script auto-target "target auto" "the file system and directory that hold the dump path"
