@@ -16,6 +16,30 @@ fb_size=65536
 fb_empty='oopslimit-fallback: empty'
 fb_report='oopslimit-fallback: report'
 
+# A failed capture's report, as the capture kernel's fallback_write writes
+# it: "oopslimit-fallback: report", "stamp: STAMP", "error: TEXT", then the
+# recorder's JSON.  fallback_header FILE stamp|error: that line's value,
+# nothing when FILE is no such report.
+fallback_header() {
+	{ IFS= read -r _fh1 && IFS= read -r _fhs && IFS= read -r _fhe; } <"$1" 2>/dev/null || return 0
+	[ "$_fh1" = "$fb_report" ] || return 0
+	case $2 in
+	stamp) _fhv=$_fhs ;;
+	*) _fhv=$_fhe ;;
+	esac
+	case $_fhv in "$2: "*) printf '%s\n' "${_fhv#"$2: "}" ;; esac
+}
+
+# fallback_is_report FILE: whether FILE is a failed capture's report.
+fallback_is_report() {
+	[ "$(head -n 1 "$1" 2>/dev/null)" = "$fb_report" ]
+}
+
+# fallback_json FILE: the JSON of a failed capture's report.
+fallback_json() {
+	tail -n +4 "$1"
+}
+
 fallback_file() {
 	echo "$1/.oopslimit-fallback"
 }
@@ -39,7 +63,7 @@ setup_fallback() {
 		echo "$prog: warning: $f is not a regular file: no fallback spot for a failed capture" >&2
 		return 0
 	fi
-	if [ "$(head -n 1 "$f" 2>/dev/null)" = "$fb_report" ]; then
+	if fallback_is_report "$f"; then
 		echo "$prog: warning: $f holds a failed capture's report no boot has read: kept ('$prog last --boot' reads it); no fallback spot this time" >&2
 		return 0
 	fi
@@ -64,8 +88,8 @@ setup_fallback() {
 fallback_take() {
 	root=$(dump_root) || return 0
 	f=$(fallback_file "$root")
-	[ -f "$f" ] && [ "$(head -n 1 "$f" 2>/dev/null)" = "$fb_report" ] || return 0
-	s=$(sed -n '2s/^stamp: //p' "$f")
+	[ -f "$f" ] && fallback_is_report "$f" || return 0
+	s=$(fallback_header "$f" stamp)
 	case $s in '' | *[!0-9-]*) s=$(date -u +%Y-%m-%d-%H%M%S) ;; esac
 	mkdir -p "$vardir/failed"
 	tr -d '\000' <"$f" | ol_write_atomic "$vardir/failed/$s.txt" || die "$ol_error"

@@ -68,7 +68,7 @@ capture_summary() {
 	if [ -f "$d" ]; then
 		# a failed capture's report, out of the fallback spot
 		report_read "$d" verdict reason
-		echo "last capture $(basename "$d" .txt): failed, nothing saved: $(sed -n 's/^error: //p' "$d" | head -n 1); verdict ${verdict:-unknown}; its report: $d"
+		echo "last capture $(basename "$d" .txt): failed, nothing saved: $(fallback_header "$d" error); verdict ${verdict:-unknown}; its report: $d"
 		return
 	fi
 	case $d in "$vardir"/pstore/*)
@@ -90,7 +90,7 @@ capture_summary() {
 	verdict='' capture='' counters='' sig=''
 	if [ -r "$d/reason.json" ]; then
 		report_read "$d/reason.json" verdict reason origin origin detail detail sig signature \
-			oops_n oops_count oops_l oops_limit warn_n warn_count warn_l warn_limit
+			limits has_limits oops_n oops_count oops_l oops_limit warn_n warn_count warn_l warn_limit
 		# as reason.txt's VERDICT line says it
 		if [ -n "$origin" ]; then
 			verdict="$verdict (origin: $origin)"
@@ -98,8 +98,11 @@ capture_summary() {
 			verdict="$verdict ($detail)"
 		fi
 		capture=$(capture_text "$d/reason.json")
-		[ -z "$oops_n" ] || counters="oops_count $oops_n${oops_l:+ of $oops_l}"
-		[ -z "$warn_n" ] || counters="$counters${counters:+, }warn_count $warn_n${warn_l:+ of $warn_l}"
+		# the counters of a kernel with limits, as reason.txt's budget says them
+		if [ "$limits" = true ]; then
+			[ -z "$oops_n" ] || counters="oops_count $oops_n${oops_l:+ of $oops_l}"
+			[ -z "$warn_n" ] || counters="$counters${counters:+, }warn_count $warn_n${warn_l:+ of $warn_l}"
+		fi
 		# a dump saved with the collector's doubts is not plainly complete
 		case $capture in *'; warning: '*)
 			[ "$status" != complete ] || status="complete, with a warning: ${capture#*; warning: }"

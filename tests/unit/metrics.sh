@@ -185,6 +185,23 @@ kd metrics
 check "metrics: written again once the directory serves" test -f "$prom" -a ! -e "$t/run/metrics-trouble"
 check "metrics: a relative metrics_dir refused" bash -c "printf 'metrics_dir prom\n' >>'$t/kdump.conf'; ! '$top/kdump/oopslimit-kdump' -c '$t/kdump.conf' metrics 2>/dev/null"
 
+# a failed capture's report out of the fallback spot (its header, then the
+# recorder's JSON, as the capture kernel's fallback_write leaves it): "last"
+# and the metrics read its error and verdict
+mkdir -p "$t/var/failed"
+{
+	printf 'oopslimit-fallback: report\nstamp: 2099-01-01-000000\nerror: cannot mount /dev/vdb (ext4) after 30 s: no such device\n'
+	"$recorder" -l "$top/tests/unit/warn-limit-dmesg.txt" -j - --capture failed --error "cannot mount /dev/vdb" "$t/no-vmcore" 2>/dev/null || true
+} >"$t/var/failed/2099-01-01-000000.txt"
+printf 'target auto\npath %s/crash\nmetrics_dir %s/prom\n' "$t" "$t" >"$t/kdump.conf"
+out=$(kd last 2>&1 | tail -n 1)
+check "last: a failed capture's error and verdict ($out)" test "$out" = \
+	"oopslimit-kdump: last capture 2099-01-01-000000: failed, nothing saved: cannot mount /dev/vdb (ext4) after 30 s: no such device; verdict warn_limit; its report: $t/var/failed/2099-01-01-000000.txt"
+OOPSLIMIT_JOURNAL_SOCKET=$t/no-journal kd last --boot >/dev/null 2>&1
+kd metrics
+check "metrics: the last panic's reason from a failed capture's report" \
+	want 'oopslimit_last_panic_info{reason="warn_limit",setting="kernel.warn_limit"} 1'
+
 # estimate on a machine past 2 GiB: mawk prints a product over 2^31 as
 # 2.52762e+10, which the shell cannot count with
 python3 -c 'import struct, sys; b = bytearray(4096); b[514:518] = b"HdrS"; b[608:612] = struct.pack("<I", 20 << 20); sys.stdout.buffer.write(b)' >"$t/bzImage"
