@@ -101,7 +101,7 @@ kind_fs_modules() {
 		return 1
 	fi
 	_km=$(oopslimit_block_modules "$_kd") || return 1
-	printf '%s\n' "$_km" | awk '!seen[$0]++'
+	[ -z "$_km" ] || printf '%s\n' "$_km" | awk '!seen[$0]++'
 	printf '%s\n' "$_kf"
 }
 
