@@ -28,6 +28,7 @@
 #                             $remote_error
 #   kind_KIND_where STAMP     where the server keeps STAMP, as scp and
 #                             mount write it
+#   kind_KIND_propagate [ADMIN]  "propagate": the server's side set up once
 #   kind_KIND_modules TARGET  (dracut) the modules the capture loads for
 #                             TARGET, in load order
 #   kind_KIND_image           (dracut) the tools and files the capture
@@ -245,6 +246,56 @@ kind_ssh_image() {
 	grep -q '^root:' "$initdir/etc/passwd" 2>/dev/null || echo 'root:x:0:0:root:/root:/bin/sh' >>"$initdir/etc/passwd"
 	grep -q '^root:' "$initdir/etc/group" 2>/dev/null || echo 'root:x:0:' >>"$initdir/etc/group"
 	dinfo "oopslimit: ssh to $ol_target with $ol_sshkey"
+}
+
+# kind_ssh_propagate [ADMIN]: "propagate", the dump key on the server, as
+# the loader's header says.  The one connection made with the admin's own
+# identity (ADMIN, default root: their key, or a password typed here)
+# records the server's host key,
+# trusted at this first use (its fingerprint is printed to compare), under
+# the server's name as kdump.conf writes it, and runs "oopslimit-receive
+# --authorize" there (through sudo -n for an ADMIN other than root): the
+# dump account USER (made if missing), the dump directory owned by it, and
+# the dump key's line in its authorized_keys, restricted to
+# oopslimit-receive for that directory and, unless the address here is a
+# DHCP lease, to this machine's address (from=).
+kind_ssh_propagate() {
+	for t in ssh ssh-keygen; do
+		command -v $t >/dev/null || die "$t is missing: apt-get install openssh-client"
+	done
+	admin=${1:-root}
+	case $admin in '' | -* | *[!A-Za-z0-9._-]*) die "not a login name: '$admin'" ;; esac
+	host=$(ol_net_host "$ol_target") user=$(kind_ssh_user) known=${ol_sshkey%/*}/known_hosts
+	[ "$user" != root ] ||
+		die "the dump account cannot be root (it parses every client's stream): target ssh:oopslimit@$host, an account propagate makes there"
+	dir=$(ol_normpath "$ol_path")
+	from=''
+	[ "$ol_net_dynamic" = yes ] || from=${ol_net_addr%/*}
+	if [ ! -e "$ol_sshkey" ]; then
+		mkdir -p "${ol_sshkey%/*}"
+		chmod 700 "${ol_sshkey%/*}"
+		ssh-keygen -q -t ed25519 -N '' -C "oopslimit-kdump@$(host_id)" -f "$ol_sshkey" </dev/null ||
+			die "ssh-keygen could not make the dump key $ol_sshkey"
+		echo "$prog: made the dump key $ol_sshkey"
+	fi
+	[ -r "$ol_sshkey.pub" ] || die "no public key $ol_sshkey.pub beside the dump key"
+	sudo=''
+	[ "$admin" = root ] || sudo='sudo -n '
+	touch "$known"
+	# (every word of the command was checked: the user and host by the
+	# target's syntax, the path by path's, the address is digits)
+	if ! err=$(ssh -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile="$known" \
+		-o HostKeyAlias="$host" -o ConnectTimeout=10 -- "$admin@$ol_net_ip" \
+		"${sudo}/usr/lib/oopslimit/oopslimit-receive --authorize $user $dir${from:+ $from}" <"$ol_sshkey.pub" 2>&1); then
+		case $err in *'oopslimit-receive: '*) err=${err##*oopslimit-receive: } ;; esac
+		die "cannot install the dump key on $host as $admin: $(printf '%s' "$err" | tr '\n' ' ')"
+	fi
+	printf '%s\n' "$err" | sed -n 's/^oopslimit-receive: /'"$prog"': the server: /p'
+	out=$(kind_ssh_request check </dev/null 2>&1) ||
+		die "the dump key was installed for $user@$host but does not work: $(printf '%s' "$out" | tr '\n' ' ')"
+	fp=$(ssh-keygen -l -F "$host" -f "$known" 2>/dev/null | awk '!/^#/ { print $(NF - 1) " " $NF; exit }')
+	echo "$prog: $user@$host ($ol_net_ip) takes dumps into $dir with the key $ol_sshkey${from:+ from $from} ($(mib "$(echo "$out" | cut -d' ' -f3)") MiB free there); its host key ${fp:-?} is recorded in $known"
+	echo "$prog: load again (or restart oopslimit-kdump.service) for a capture image with the key"
 }
 
 # --- nfs: an NFS export, nfs:HOST:/EXPORT or nfs4:HOST:/EXPORT ---------------------------
