@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2015  # "test && ok || nok": ok never fails
 # kdump.conf's keys, one table (OL_CONF_TABLE in kdump/oopslimit-lib.sh):
 # kdump/kdump.conf describes every key of it and no other, and so does
 # oopslimit-kdump.conf(5); ol_conf_check takes each key's default.  Then
@@ -30,6 +31,7 @@ man_keys() {
 # compare WHAT KEYS: the table's keys against KEYS; the difference, if any.
 compare() {
 	local table
+	# shellcheck disable=SC2086  # the keys, a word each
 	table=$(printf '%s\n' $OL_CONF_KEYS | sort -u)
 	comm -3 <(printf '%s\n' "$table") <(printf '%s\n' "$2") |
 		awk -v w="$1" '/^\t/ { sub(/^\t/, ""); printf "%s describes %s, which is not a key; ", w, $0; next }
