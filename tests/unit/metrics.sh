@@ -5,8 +5,9 @@
 # log (tests/unit/warn-limit-dmesg.txt): every series with its value, the
 # text format as node_exporter's parser takes it, and the bad directories:
 # missing, not a directory, a symbolic link at oopslimit.prom, each one
-# line once, exit status 4 and no partial file.  TAP; "N passed, N failed"
-# last.
+# line once, exit status 4 and no partial file; and the reader the shell
+# side reads reports with (oopslimit-reason --get), "last" and the metrics
+# on a failed capture's report.  TAP; "N passed, N failed" last.
 #
 # Usage: tests/unit/metrics.sh RECORDER   (the built oopslimit-reason)
 set -eu
@@ -59,6 +60,20 @@ rc=0
 check "a 17th --removed: the report is written (status $rc), 16 names and a note" \
 	test "$rc" -eq 3 -a "$(jq '.capture.removed | length' "$t/removed.json" 2>/dev/null)" = 16 -a \
 	"$(jq '[.notes[] | select(test("1 more old dumps"))] | length' "$t/removed.json" 2>/dev/null)" = 1
+# the one reader of reports for the shell side: --get MEMBER, one line each
+rep=$t/crash/2026-12-04-072801/reason.json
+got=$("$recorder" --get reason --get reader.log_from --get oops_count --get capture --get no_such --get signature "$rep")
+check "--get: members in order, one a line, null and objects empty ($(tr '\n' '|' <<<"$got"))" \
+	test "$got" = "$(printf 'warn_limit\nwarn-limit-dmesg.txt\n\n\n\nwarn_limit: WARNING in lkdtm_WARNING')"
+rc=0
+got=$(printf '{"reason": "x",' | "$recorder" --get reason - 2>&1) || rc=$?
+check "--get: a cut report is refused, status 1, one line ($got)" test "$rc" -eq 1 -a "$(wc -l <<<"$got")" -eq 1
+rc=0
+"$recorder" --get 'reason;rm' "$rep" >/dev/null 2>&1 || rc=$?
+check "--get: a member name that is not one is bad usage (status $rc)" test "$rc" -eq 2
+got=$(printf '{"a": "one\\ntwo", "o": {"k": 7}}' | "$recorder" --get a --get o.k -)
+check "--get: a newline in a value is a blank, one level in is read ($(tr '\n' '|' <<<"$got"))" test "$got" = "$(printf 'one two\n7')"
+
 # the dump path on an ext4 file system, for "target auto"
 printf '26 1 254:0 / %s rw,relatime - ext4 /dev/vda rw\n' "$t" >"$t/mountinfo"
 printf 'target auto\npath %s/crash\nmetrics_dir %s/prom\n' "$t" "$t" >"$t/kdump.conf"
