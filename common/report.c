@@ -55,13 +55,6 @@ void ol_note(struct ol_report *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct ol_var *ol_var_by_key(struct ol_report *r, const char *key)
-{
-	enum ol_var_id id = ol_var_id_of(key);
-
-	return id == OL_V_NONE ? NULL : &r->var[id];
-}
-
 /*
  * "[ 1234.567890] text": copies the stamp and returns the text.  A line
  * without a stamp continues the record before it, which crash's "log"
@@ -187,7 +180,7 @@ bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom)
 
 void ol_taint_letters(uint64_t mask, char *buf, size_t len)
 {
-	static const char letters[] = "PFSRMBUDAWCIOELKXTNJ";
+	static const char letters[] = OL_TAINT_LETTERS;
 	size_t n = 0;
 	unsigned int bit;
 

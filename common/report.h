@@ -138,9 +138,6 @@ void ol_report_init(struct ol_report *r, const char *program);
 /* Adds a note (printf format); notes past OL_NOTES are counted in the last. */
 void ol_note(struct ol_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The variable by its vars.def key ("oops_count"); NULL if there is none. */
-struct ol_var *ol_var_by_key(struct ol_report *r, const char *key);
-
 /*
  * Where variable id is, from the n ways the reader found it (in the order it
  * trusts them; debuginfo ones are dropped when symbols_mismatch is set).
@@ -178,9 +175,9 @@ bool ol_report_no_limits(const struct ol_report *r);
 bool ol_headroom(uint64_t count, uint64_t limit, uint64_t *headroom);
 
 /*
- * Letters of the taint bits set in mask, in bit order, from Linux 6.1's
- * taint table ("PFSRMBUDAWCIOELKXTN", and 6.15's J), for when the dump's own taint_flags
- * cannot be read.  Bits beyond the table print as '?'.
+ * Letters of the taint bits set in mask, in bit order, from OL_TAINT_LETTERS
+ * (vars.h), for when the dump's own taint_flags cannot be read.  Bits beyond
+ * the table print as '?'.
  */
 void ol_taint_letters(uint64_t mask, char *buf, size_t len);
 

@@ -22,6 +22,13 @@ struct ol_range {
 	unsigned long long max;
 };
 #define OL_TAINT_BITS 20
+/*
+ * Their letters, bit 0 first: the kernel's taint_flags table (kernel/panic.c;
+ * 'J', TAINT_FWCTL, in 6.15), for when the dump's own cannot be read and for
+ * reading "Tainted:" columns.  Its length is held to OL_TAINT_BITS.
+ */
+#define OL_TAINT_LETTERS "PFSRMBUDAWCIOELKXTNJ"
+_Static_assert(sizeof(OL_TAINT_LETTERS) == OL_TAINT_BITS + 1, "one taint letter a bit");
 #define OL_BOOL { OL_R_MAX, 1 }
 #define OL_COUNT { OL_R_MAX, 0x7fffffffULL }
 #define OL_UINT { OL_R_MAX, 0xffffffffULL }

@@ -492,7 +492,7 @@ static const char *taint_columns_end(const char *p, const char *end)
 
 static void take_tainted(struct ol_log *log, const char *s, size_t len)
 {
-	static const char letters[] = "PFSRMBUDAWCIOELKXTNJ";
+	static const char letters[] = OL_TAINT_LETTERS;
 	const char *p = find(s, len, " Tainted: "), *cols, *l;
 	unsigned long long mask = 0;
 

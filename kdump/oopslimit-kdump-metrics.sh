@@ -15,13 +15,6 @@
 # rate "status" shows is estimated from.
 samples_keep=7200
 
-# The recorder: beside this script in a source tree, installed in /usr/sbin.
-recorder() {
-	r=${OOPSLIMIT_REASON:-$(dirname "$0")/oopslimit-reason}
-	[ -x "$r" ] || r=/usr/sbin/oopslimit-reason
-	echo "$r"
-}
-
 # A label value in the text format: backslash, double quote, newline escaped.
 prom_label() {
 	printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | sed ':a;N;$!ba;s/\n/\\n/g'
@@ -55,13 +48,6 @@ kval() {
 	case $_kv in '' | *[!0-9]*) _kv='' ;; esac
 	eval "$1=\$_kv"
 	[ -n "$_kv" ]
-}
-
-# json_str FILE KEY [INDENT]: a string member of a report (common/report-json.c
-# writes one member a line, two blanks in at the top level, four in
-# "reader"): its value, or nothing for null.
-json_str() {
-	sed -n "s/^${3:-  }\"$2\": \"\\([^\"\\\\]*\\)\",\\{0,1\\}\$/\\1/p" "$1" | head -n 1
 }
 
 # metric NAME TYPE HELP [SAMPLE...]: one family, nothing without a sample;
@@ -106,9 +92,7 @@ headroom() {
 metrics_text() {
 	# the other panic settings of the variable table (common/vars.def, which
 	# the recorder prints), as the running kernel holds them: their files
-	r=${OOPSLIMIT_REASON:-$(dirname "$0")/oopslimit-reason}
-	[ -x "$r" ] || r=/usr/sbin/oopslimit-reason
-	settings=$("$r" --settings 2>/dev/null) || settings=''
+	settings=$("$(recorder)" --settings 2>/dev/null) || settings=''
 	files='' paths=''
 	while read -r key sysctl; do
 		case $key in '' | oops_limit | warn_limit) continue ;; esac
@@ -150,11 +134,9 @@ EOF
 	metric oopslimit_crashkernel_reserved_bytes gauge "Memory reserved for the capture kernel (crashkernel=)." ${rs:+"$rs"}
 	# the last capture's reason, when its dump directory is here to read
 	if rep=$(last_report); then
-		reason=$(json_str "$rep" reason)
-		setting=$(json_str "$rep" setting)
+		report_read "$rep" reason reason setting setting t crash_time
 		metric oopslimit_last_panic_info gauge "The last recorded panic: its reason and the setting that enabled it (oopslimit-kdump last)." \
 			"{reason=\"$(prom_label "${reason:-unknown}")\",setting=\"$(prom_label "$setting")\"} 1"
-		t=$(json_str "$rep" crash_time)
 		[ -z "$t" ] || t=$(date -u -d "$t" +%s 2>/dev/null) || t=''
 		metric oopslimit_last_panic_timestamp_seconds gauge "When the last recorded panic happened (the dump's CRASHTIME)." ${t:+"$t"}
 	fi

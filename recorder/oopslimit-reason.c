@@ -3,8 +3,9 @@
  * oopslimit-reason: records why a kernel panicked, from its dump.
  *
  * Runs in the capture kernel on /proc/vmcore (and on the host on a saved
- * vmcore).  A thin reader: this file is its command line, its output
- * files and the retention notes; reason-dump.c finds the variables of
+ * vmcore).  A thin reader: this file is its command line, the kernel log
+ * and its output files (reason.h lists the other parts, one a job);
+ * reason-dump.c finds the variables of
  * common/vars.def in the dump (VMCOREINFO's SYMBOL() lines with
  * libkdumpfile, else the dump's kallsyms) in a child process it bounds in
  * time; the kernel log (vmcore-dmesg.txt) goes to the report, and the
@@ -42,6 +43,7 @@
 static const char usage[] =
 	"usage: " PROG " [options] VMCORE\n"
 	"       " PROG " --pstore [--crash-time EPOCH] [-j FILE] [-t FILE] RECORD...\n"
+	"       " PROG " --get MEMBER [--get MEMBER]... REPORT\n"
 	"Records why the kernel in VMCORE panicked; with --pstore, from the parts of\n"
 	"one pstore record of its log (/sys/fs/pstore/dmesg-*) instead of a dump.\n"
 	"  -l, --log FILE       the kernel log, as vmcore-dmesg writes it\n"
@@ -72,6 +74,9 @@ static const char usage[] =
 	"      --settings       print the panic settings of the variable table, one\n"
 	"                       a line (KEY SYSCTL; a boot parameter has no dot),\n"
 	"                       and exit: the list the live metrics read\n"
+	"      --get MEMBER     print MEMBER of the JSON report REPORT (\"-\": standard\n"
+	"                       input), KEY or OBJECT.KEY (capture.status), one line\n"
+	"                       a --get, empty for null or a member not there\n"
 	"Without -j or -t the text report goes to standard output; -j - writes\n"
 	"JSON to standard output.  A file is replaced whole through a temporary\n"
 	"beside it; a device or FIFO (/dev/null, /dev/stdout) is written as it\n"
@@ -80,7 +85,7 @@ static const char usage[] =
 	"not be read (dump_read_error says why), 4 (--pstore) when the record was\n"
 	"not written at a panic: nothing is written, one line says why.\n";
 
-static void warnx(const char *fmt, ...)
+void reason_warnx(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -91,8 +96,7 @@ static void warnx(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Files of a dump directory are named without it: the directory moves. */
-static const char *base_name(const char *path)
+const char *reason_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -107,19 +111,19 @@ static void read_log(const char *path, struct ol_report *r)
 
 	if (!f) {
 		snprintf(r->log_trouble, sizeof(r->log_trouble), "cannot read the log %s: %s",
-			 base_name(path), strerror(errno));
+			 reason_base_name(path), strerror(errno));
 		return;
 	}
-	snprintf(r->log_from, sizeof(r->log_from), "%s", base_name(path));
+	snprintf(r->log_from, sizeof(r->log_from), "%s", reason_base_name(path));
 	while (getline(&line, &cap, f) >= 0)
 		ol_report_log_line(r, line);
 	if (ferror(f)) {
 		r->log_unreliable = true;
 		snprintf(r->log_trouble, sizeof(r->log_trouble), "error reading the log %s",
-			 base_name(path));
+			 reason_base_name(path));
 	}
 	if (!r->log_read)
-		snprintf(r->log_trouble, sizeof(r->log_trouble), "the log %s is empty", base_name(path));
+		snprintf(r->log_trouble, sizeof(r->log_trouble), "the log %s is empty", reason_base_name(path));
 	free(line);
 	fclose(f);
 }
@@ -156,105 +160,6 @@ static void counters_from_log(struct ol_report *r)
 }
 
 /*
- * --pstore: the parts of one record, each read whole (a part is at most a
- * backend's record, kilobytes: more than 4 MiB is not one) and fed oldest
- * first.  A part that cannot be read as a panic's log makes the log unread:
- * the verdict is then unknown, the reason a note, never a guess from what
- * is left.  Returns 4 when the record was not written at a panic.
- */
-#define PSTORE_MAX (4 << 20)
-#define PSTORE_PARTS 64
-
-static int read_pstore(struct ol_report *r, char **paths, int n)
-{
-	static char *bufs[PSTORE_PARTS];
-	static size_t lens[PSTORE_PARTS];
-	struct ol_pstore_part parts[PSTORE_PARTS];
-	char why[OL_TEXT];
-	int i, j, order[PSTORE_PARTS], rc = 0;
-
-	if (n > PSTORE_PARTS) {
-		warnx("at most %d parts of one record", PSTORE_PARTS);
-		return 2;
-	}
-	snprintf(r->log_from, sizeof(r->log_from), "pstore %.56s", base_name(paths[0]));
-	for (i = 0; i < n; i++) {
-		FILE *f = fopen(paths[i], "rb");
-		enum ol_pstore_kind kind;
-
-		bufs[i] = malloc(PSTORE_MAX + 1);
-		if (!f || !bufs[i]) {
-			snprintf(r->log_trouble, sizeof(r->log_trouble), "cannot read the pstore record %s: %s",
-				 base_name(paths[i]), f ? "out of memory" : strerror(errno));
-			if (f)
-				fclose(f);
-			rc = -1;
-			break;
-		}
-		lens[i] = fread(bufs[i], 1, PSTORE_MAX + 1, f);
-		if (ferror(f) || lens[i] > PSTORE_MAX) {
-			snprintf(r->log_trouble, sizeof(r->log_trouble), "the pstore record %s %s",
-				 base_name(paths[i]), ferror(f) ? "could not be read" : "is larger than any record");
-			fclose(f);
-			rc = -1;
-			break;
-		}
-		fclose(f);
-		kind = ol_pstore_part(base_name(paths[i]), bufs[i], lens[i], &parts[i], why, sizeof(why));
-		if (kind == OL_PSTORE_NOT_PANIC) {
-			warnx("%s: not judged", why);
-			rc = 4;
-			break;
-		}
-		if (kind == OL_PSTORE_UNREADABLE) {
-			snprintf(r->log_trouble, sizeof(r->log_trouble), "%s", why);
-			rc = -1;
-			break;
-		}
-		if (i > 0 && (parts[i].count != parts[0].count || strcmp(parts[i].why, parts[0].why) != 0)) {
-			snprintf(r->log_trouble, sizeof(r->log_trouble), "%.80s is part of %.15s#%u, %.80s of %.15s#%u: "
-				 "not one record", base_name(paths[i]), parts[i].why, parts[i].count,
-				 base_name(paths[0]), parts[0].why, parts[0].count);
-			rc = -1;
-			break;
-		}
-		order[i] = i;
-	}
-	if (rc == 0) {
-		/* oldest first: the highest part number first; each number once */
-		for (i = 1; i < n; i++)
-			for (j = i; j > 0 && parts[order[j]].partno > parts[order[j - 1]].partno; j--) {
-				int t = order[j];
-
-				order[j] = order[j - 1];
-				order[j - 1] = t;
-			}
-		for (i = 1; i < n && rc == 0; i++)
-			if (parts[order[i]].partno == parts[order[i - 1]].partno) {
-				snprintf(r->log_trouble, sizeof(r->log_trouble), "two parts %u of %.15s#%u",
-					 parts[order[i]].partno, parts[0].why, parts[0].count);
-				rc = -1;
-			}
-	}
-	if (rc == 0) {
-		for (i = 0; i < n; i++)
-			ol_pstore_feed(r, bufs[order[i]], lens[order[i]], &parts[order[i]]);
-		if (!r->log_read)
-			snprintf(r->log_trouble, sizeof(r->log_trouble), "the pstore record %s holds no log",
-				 base_name(paths[0]));
-		else
-			ol_note(r, "no dump: the log is pstore's record %s#%u (%d part%s), the counters and "
-				"settings are not in it", parts[0].why, parts[0].count, n, n == 1 ? "" : "s");
-		if (parts[order[n - 1]].partno != 1 || parts[order[0]].partno != (unsigned int)n)
-			ol_note(r, "the record's parts are not all here (%d of up to Part%u): its log has gaps",
-				n, parts[order[0]].partno);
-	}
-	for (i = 0; i < n; i++)
-		free(bufs[i]);
-	return rc == 4 || rc == 2 ? rc : 0;
-}
-
-/*
  * Writes the report to path through common/outfile.c: a regular file
  * through a unique temporary renamed into place, a device or FIFO as it
  * is, a symbolic link or directory refused; when the target has no room
@@ -270,7 +175,7 @@ static int write_report(const char *path, bool json, const struct ol_report *r, 
 	int ok;
 
 	if (!m) {
-		warnx("out of memory");
+		reason_warnx("out of memory");
 		return -1;
 	}
 	if (json)
@@ -278,7 +183,7 @@ static int write_report(const char *path, bool json, const struct ol_report *r, 
 	else
 		ol_report_text(m, r, false);
 	if (fclose(m) != 0) {
-		warnx("out of memory");
+		reason_warnx("out of memory");
 		free(buf);
 		return -1;
 	}
@@ -290,7 +195,7 @@ static int write_report(const char *path, bool json, const struct ol_report *r, 
 			char *full = realloc(buf, reserve);
 
 			if (!full) {
-				warnx("out of memory");
+				reason_warnx("out of memory");
 				free(buf);
 				return -1;
 			}
@@ -303,21 +208,81 @@ static int write_report(const char *path, bool json, const struct ol_report *r, 
 	ok = ol_write_file(path, buf, len, flags, err, sizeof(err)) == OL_OUT_FAILED ? -1 : 0;
 	if (ok != 0) {
 		if (errno == ELOOP)
-			warnx("%s; --follow-symlinks writes the file it leads to", err);
+			reason_warnx("%s; --follow-symlinks writes the file it leads to", err);
 		else
-			warnx("%s", err);
+			reason_warnx("%s", err);
 	}
 	free(buf);
 	return ok;
 }
 
-static bool parse_long(const char *s, long *out)
-{
-	char *end;
+/* What the command line asked for, beyond the capture options. */
+struct args {
+	const char *log, *json, *text;
+	long reserve, crash_time;
+	unsigned int wflags;
+	bool pstore;
+	const char *get[16];
+	int n_get;
+};
 
-	errno = 0;
-	*out = strtol(s, &end, 10);
-	return errno == 0 && end != s && *end == '\0';
+/* The report judged from one pstore record (--pstore). */
+static int from_pstore(struct ol_report *r, const struct args *a, char **paths, int n)
+{
+	int rc;
+
+	if (n < 1 || a->log || r->capture.present || a->reserve) {
+		reason_warnx("--pstore takes the record's parts, and -j, -t, --crash-time, --follow-symlinks");
+		return 2;
+	}
+	rc = reason_read_pstore(r, paths, n);
+	if (rc)
+		return rc;
+	/* pstore's time of the record: when the kernel panicked */
+	if (a->crash_time >= 0) {
+		r->crashed = true;
+		r->crash_time = (uint64_t)a->crash_time;
+	}
+	ol_pstore_judge(r);
+	return 0;
+}
+
+/*
+ * The report judged from the dump at path and its log: *opened says
+ * whether the dump could be opened.
+ */
+static int from_dump(struct ol_report *r, const struct args *a, struct reason_capture *rc, const char *path,
+		     bool *opened)
+{
+	const char *log = a->log;
+	char *def_log = NULL;
+
+	if (!reason_capture_check(rc))
+		return 2;
+	if (!log) {
+		const char *slash = strrchr(path, '/');
+		int dirlen = slash ? (int)(slash - path + 1) : 0;
+
+		if (asprintf(&def_log, "%.*svmcore-dmesg.txt", dirlen, path) < 0) {
+			reason_warnx("out of memory");
+			return 1;
+		}
+		if (access(def_log, R_OK) == 0)
+			log = def_log;
+	}
+	*opened = reason_read_dump_apart(path, r, !log);
+	if (log)
+		read_log(log, r);
+	else if (!*opened)
+		snprintf(r->log_trouble, sizeof(r->log_trouble),
+			 "no kernel log: the dump could not be read and there is no -l FILE or vmcore-dmesg.txt beside it");
+	reason_capture_note(r, rc);
+	ol_log_done(&r->log);
+	counters_from_log(r);
+	ol_report_judge(r);
+	reason_capture_size(rc);
+	free(def_log);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -342,189 +307,96 @@ int main(int argc, char **argv)
 		{ "settings", no_argument, NULL, 'S' },
 		{ "pstore", no_argument, NULL, 'P' },
 		{ "crash-time", required_argument, NULL, 'C' },
+		{ "get", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct ol_report r;
-	struct ol_capture *cap = &r.capture;
-	const char *log = NULL, *json = NULL, *text = NULL, *dump = NULL;
-	bool opened;
-	char *def_log = NULL, *end;
-	struct stat st;
-	int c, rc = 0, removed_more = 0;
-	long reserve = 0, crash_time = -1, dump_size = -1;
-	unsigned int wflags = 0;
-	bool pstore = false;
+	struct args a = { .crash_time = -1 };
+	struct reason_capture cap = { .cap = &r.capture, .dump_size = -1 };
+	bool opened = true;
+	int c, rc = 0;
 
 	ol_report_init(&r, PROG);
 	while ((c = getopt_long(argc, argv, "l:j:t:h", opts, NULL)) != -1) {
+		switch (reason_capture_option(&cap, c, optarg)) {
+		case 1:
+			continue;
+		case -1:
+			return 2;
+		}
 		switch (c) {
 		case 'l':
-			log = optarg;
+			a.log = optarg;
 			break;
 		case 'j':
-			json = optarg;
+			a.json = optarg;
 			break;
 		case 't':
-			text = optarg;
-			break;
-		case 'T':
-			snprintf(cap->time, sizeof(cap->time), "%s", optarg);
-			break;
-		case 'c':
-			cap->present = true;
-			snprintf(cap->status, sizeof(cap->status), "%s", optarg);
-			break;
-		case 'd':
-			dump = optarg;
-			snprintf(cap->dump_file, sizeof(cap->dump_file), "%s", base_name(optarg));
-			break;
-		case 'B':
-			if (!parse_long(optarg, &dump_size) || dump_size < 0) {
-				warnx("--dump-size takes a number of bytes, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			snprintf(cap->error, sizeof(cap->error), "%s", optarg);
-			break;
-		case 'w':
-			snprintf(cap->warning, sizeof(cap->warning), "%s", optarg);
-			break;
-		case 'D':
-			snprintf(cap->target, sizeof(cap->target), "%s", optarg);
-			break;
-		case 'A':
-			if (strcmp(optarg, "reboot") && strcmp(optarg, "poweroff") && strcmp(optarg, "fallback")) {
-				warnx("--failure-action is reboot, poweroff or fallback, not '%s'", optarg);
-				return 2;
-			}
-			snprintf(cap->failure_action, sizeof(cap->failure_action), "%s", optarg);
-			break;
-		case 'R':
-			/*
-			 * Retention may remove more than the report lists: the
-			 * report is still written (a refusal here would leave
-			 * the capture "in progress" for good), with a note.
-			 */
-			if (cap->n_removed == OL_REMOVED || strlen(optarg) >= sizeof(cap->removed[0]))
-				removed_more++;
-			else
-				snprintf(cap->removed[cap->n_removed++], sizeof(cap->removed[0]), "%s", optarg);
-			break;
-		case 'x':
-			if (!parse_long(optarg, &cap->collector_exit)) {
-				warnx("--collector-exit takes a number, not '%s'", optarg);
-				return 2;
-			}
-			cap->have_exit = true;
-			break;
-		case 's':
-			errno = 0;
-			cap->seconds = strtod(optarg, &end);
-			if (errno || end == optarg || *end) {
-				warnx("--seconds takes a number, not '%s'", optarg);
-				return 2;
-			}
-			cap->have_seconds = true;
+			a.text = optarg;
 			break;
 		case 'r':
-			if (!parse_long(optarg, &reserve) || reserve < 0 || reserve > 1 << 20) {
-				warnx("--reserve takes a size up to 1 MiB, not '%s'", optarg);
+			if (!reason_parse_long(optarg, &a.reserve) || a.reserve < 0 || a.reserve > 1 << 20) {
+				reason_warnx("--reserve takes a size up to 1 MiB, not '%s'", optarg);
 				return 2;
 			}
 			break;
 		case 'F':
-			wflags |= OL_OUT_FOLLOW;
+			a.wflags |= OL_OUT_FOLLOW;
 			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		case 'P':
-			pstore = true;
+			a.pstore = true;
 			break;
 		case 'C':
-			if (!parse_long(optarg, &crash_time) || crash_time < 0) {
-				warnx("--crash-time takes seconds since the epoch, not '%s'", optarg);
+			if (!reason_parse_long(optarg, &a.crash_time) || a.crash_time < 0) {
+				reason_warnx("--crash-time takes seconds since the epoch, not '%s'", optarg);
 				return 2;
 			}
 			break;
 		case 'S':
-			/* vars.def is the one list: the shell side asks for it */
-			for (c = 0; c < OL_NVARS; c++)
-				if (ol_vars[c].sysctl)
-					printf("%s %s\n", ol_vars[c].key, ol_vars[c].sysctl);
-			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+			return reason_settings();
+		case 'g':
+			if (!reason_member_name(optarg) || a.n_get == (int)(sizeof(a.get) / sizeof(a.get[0]))) {
+				reason_warnx("--get takes a member's name, KEY or OBJECT.KEY (at most %d), not '%s'",
+					     (int)(sizeof(a.get) / sizeof(a.get[0])), optarg);
+				return 2;
+			}
+			a.get[a.n_get++] = optarg;
+			break;
 		default:
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
-	if (pstore) {
-		if (optind >= argc || log || cap->present || reserve) {
-			warnx("--pstore takes the record's parts, and -j, -t, --crash-time, --follow-symlinks");
+	if (a.n_get) {
+		if (optind != argc - 1 || a.pstore || a.log || a.json || a.text || a.reserve || a.wflags ||
+		    a.crash_time >= 0 || reason_capture_any(&cap)) {
+			reason_warnx("--get takes one report, and no other option");
 			return 2;
 		}
-		rc = read_pstore(&r, argv + optind, argc - optind);
-		if (rc)
-			return rc;
-		/* no dump to fail to open: the exit status is the writing's */
-		opened = true;
-		/* pstore's time of the record: when the kernel panicked */
-		if (crash_time >= 0) {
-			r.crashed = true;
-			r.crash_time = (uint64_t)crash_time;
-		}
-		ol_pstore_judge(&r);
-		goto write;
+		return reason_get(a.get, a.n_get, argv[optind]);
 	}
-	if (optind != argc - 1) {
+	if (a.pstore) {
+		rc = from_pstore(&r, &a, argv + optind, argc - optind);
+	} else if (optind != argc - 1) {
 		fputs(usage, stderr);
 		return 2;
+	} else {
+		rc = from_dump(&r, &a, &cap, argv[optind], &opened);
 	}
-
-	if (!cap->present && (cap->time[0] || dump || dump_size >= 0 || cap->error[0] || cap->warning[0] || cap->have_exit ||
-			       cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed)) {
-		warnx("--time, --dump, --dump-size, --error, --warning, --collector-exit, --seconds, --target, --failure-action and --removed go with --capture");
-		return 2;
-	}
-	if (!log) {
-		const char *slash = strrchr(argv[optind], '/');
-		int dirlen = slash ? (int)(slash - argv[optind] + 1) : 0;
-
-		if (asprintf(&def_log, "%.*svmcore-dmesg.txt", dirlen, argv[optind]) < 0) {
-			warnx("out of memory");
-			return 1;
-		}
-		if (access(def_log, R_OK) == 0)
-			log = def_log;
-	}
-	opened = reason_read_dump_apart(argv[optind], &r, !log);
-	if (log)
-		read_log(log, &r);
-	else if (!opened)
-		snprintf(r.log_trouble, sizeof(r.log_trouble),
-			 "no kernel log: the dump could not be read and there is no -l FILE or vmcore-dmesg.txt beside it");
-	if (removed_more)
-		ol_note(&r, "retention removed %d more old dumps than capture.removed lists (it holds %d names)",
-			removed_more, OL_REMOVED);
-	ol_log_done(&r.log);
-	counters_from_log(&r);
-	ol_report_judge(&r);
-	if (dump_size >= 0)
-		cap->dump_bytes = dump_size;
-	else if (dump && stat(dump, &st) == 0)
-		cap->dump_bytes = (long long)st.st_size;
-write:
-	if (!json && !text)
-		text = "-";
-	if (json && write_report(json, true, &r, (size_t)reserve, wflags) != 0)
+	if (rc)
+		return rc;
+	if (!a.json && !a.text)
+		a.text = "-";
+	if (a.json && write_report(a.json, true, &r, (size_t)a.reserve, a.wflags) != 0)
 		rc = 1;
-	if (text && write_report(text, false, &r, (size_t)reserve, wflags) != 0)
+	if (a.text && write_report(a.text, false, &r, (size_t)a.reserve, a.wflags) != 0)
 		rc = 1;
 	/* a report of a dump that could not be opened is written, and said so */
 	if (rc == 0 && !opened)
 		rc = 3;
-	free(def_log);
 	return rc;
 }

@@ -133,6 +133,10 @@ static_checks() {
 		result FAIL "crash-oopslimit(7) lacks options of help oopslimit ($synopsis):$missing_opts"
 	fi
 
+	# kdump.conf's keys are one table (kdump/oopslimit-lib.sh): kdump.conf and
+	# oopslimit-kdump.conf(5) describe each key of it, and no other.
+	unit_script conf-keys "kdump.conf's keys" "kdump.conf and oopslimit-kdump.conf(5) against the key table"
+
 	# The loader's "target auto": the file system that holds the dump path
 	# and the directory within it, from mount tables (tests/unit/mountinfo).
 	unit_script auto-target "target auto" "the file system and directory that hold the dump path"
@@ -205,7 +209,7 @@ static_checks() {
 		"$OOPSLIMIT_TOP/debian/control" | sed 's/[,|]/\n/g' | sed 's/([^)]*)//; s/\[[^]]*\]//; s/:.*//; s/[[:space:]]//g' | grep .)
 	hdrs=$( {
 		make -s -C "$OOPSLIMIT_TOP/crash-ext" headers
-		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M recorder/oopslimit-reason.c recorder/reason-dump.c recorder/dump.c recorder/dump-check.c common/*.c
+		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M recorder/oopslimit-reason.c recorder/reason-*.c recorder/dump.c recorder/dump-check.c common/*.c
 	} | sed 's/[ \\]/\n/g' | grep '^/usr/' | sort -u) || ok=1
 	owners=$(printf '%s\n' "$hdrs" | xargs dpkg -S 2>&1 | sed 's/: \/.*//' | tr ',' '\n' | sed 's/:.*//; s/[[:space:]]//g' | sort -u) || ok=1
 	missing=$(comm -23 <(printf '%s\n' "$owners" | grep -vxE 'libc6-dev|linux-libc-dev|libcrypt-dev|(lib)?gcc-[0-9]+(-dev)?') \

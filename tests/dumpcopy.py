@@ -26,6 +26,8 @@ import sys
 
 import drgn
 
+import elfcore
+
 PAGE = 4096
 START_KERNEL_MAP = 0xFFFFFFFF80000000
 
@@ -47,25 +49,11 @@ def to_phys(prog, address):
     return address - prog["page_offset_base"].value_()
 
 
-def loads(mm):
-    """PT_LOAD segments of an ELF64 core: (file offset, paddr, filesz)."""
-    if mm[:4] != b"\x7fELF" or mm[4] != 2:
-        raise SystemExit("not an ELF64 file")
-    phoff, = struct.unpack_from("<Q", mm, 0x20)
-    phentsize, phnum = struct.unpack_from("<HH", mm, 0x36)
-    out = []
-    for i in range(phnum):
-        p_type, _, p_offset, _, p_paddr, p_filesz = struct.unpack_from("<IIQQQQ", mm, phoff + i * phentsize)
-        if p_type == 1:
-            out.append((p_offset, p_paddr, p_filesz))
-    return out
-
-
-def file_offset(mm, paddr):
-    for off, start, filesz in loads(mm):
-        if start <= paddr < start + filesz:
-            return off + paddr - start
-    return None
+def phdrs(mm):
+    try:
+        return elfcore.phdrs(mm)
+    except ValueError as e:
+        raise SystemExit(str(e))
 
 
 def drop(dump, vmlinux, symbol, out):
@@ -74,27 +62,26 @@ def drop(dump, vmlinux, symbol, out):
     with open(dump, "rb") as f:
         mm = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
 
-    phoff, = struct.unpack_from("<Q", mm, 0x20)
-    phentsize, phnum = struct.unpack_from("<HH", mm, 0x36)
     headers, split = [], False
-    for i in range(phnum):
-        raw = mm[phoff + i * phentsize:phoff + (i + 1) * phentsize]
-        (p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz, _,
-         p_align) = struct.unpack("<IIQQQQQQ", raw)
-        if p_type == 1 and p_paddr <= page < p_paddr + p_filesz:
+    old = phdrs(mm)
+    phentsize = elfcore.table(mm)[1]
+    for ph in old:
+        p_flags, p_offset, p_vaddr, p_paddr, p_filesz, p_align = (
+            ph["flags"], ph["off"], ph["vaddr"], ph["paddr"], ph["filesz"], ph["align"])
+        if ph["type"] == elfcore.PT_LOAD and p_paddr <= page < p_paddr + p_filesz:
             before = page - p_paddr
             after = p_filesz - before - PAGE
             if before:
-                headers.append(struct.pack("<IIQQQQQQ", 1, p_flags, p_offset, p_vaddr,
-                                           p_paddr, before, before, p_align))
+                headers.append(elfcore.PHDR.pack(elfcore.PT_LOAD, p_flags, p_offset, p_vaddr,
+                                                 p_paddr, before, before, p_align))
             if after > 0:
                 skip = before + PAGE
-                headers.append(struct.pack("<IIQQQQQQ", 1, p_flags, p_offset + skip,
-                                           p_vaddr + skip if p_vaddr else 0,
-                                           p_paddr + skip, after, after, p_align))
+                headers.append(elfcore.PHDR.pack(elfcore.PT_LOAD, p_flags, p_offset + skip,
+                                                 p_vaddr + skip if p_vaddr else 0,
+                                                 p_paddr + skip, after, after, p_align))
             split = True
         else:
-            headers.append(raw)
+            headers.append(ph["raw"])
     if not split:
         raise SystemExit("physical page %#x is in no PT_LOAD segment" % page)
     start = 0x40
@@ -123,7 +110,7 @@ def cut_log(dump, vmlinux, out):
         raise SystemExit("the log is in the kernel image (no log_buf_len=?): nothing to cut")
     with open(dump, "rb") as f:
         mm = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
-    size = file_offset(mm, to_phys(prog, low))
+    size = elfcore.file_offset(phdrs(mm), to_phys(prog, low))
     if size is None:
         raise SystemExit("the log is not in the dump")
     with open(dump, "rb") as src, open(out, "wb") as dst:

@@ -13,9 +13,12 @@
 # the capture script loads them before it mounts the target.
 #
 # Files: module-setup.sh (this), oopslimit-init.sh (the /init),
-# oopslimit-capture.sh (the capture), and the config library
+# oopslimit-capture.sh (the capture), and the capture-side library
 # oopslimit-lib.sh with oopslimit-store.sh, taken from where the loader
-# takes them.
+# takes them.  What the target's kind needs in the image comes from the
+# kind's functions (oopslimit-kdump-kinds.sh, beside the library), with
+# what the running system tells (oopslimit-kdump-discover.sh): both are
+# read here, never carried into the image.
 
 # Only when asked for: this module turns an initramfs into a capture one.
 check() {
@@ -35,6 +38,20 @@ oopslimit_lib() {
 		return 1
 	fi
 	printf '%s\n' "$lib"
+}
+
+# The running system's side, beside the library: what it tells (the layout,
+# the route) and the target kinds' functions.
+oopslimit_host_parts() {
+	local dir=$1 part
+	for part in oopslimit-kdump-discover.sh oopslimit-kdump-kinds.sh; do
+		if [ ! -r "$dir/$part" ]; then
+			derror "oopslimit: cannot read $part beside the config library in $dir (install oopslimit-kdump whole)"
+			return 1
+		fi
+		# shellcheck source=/dev/null
+		. "$dir/$part"
+	done
 }
 
 # oopslimit_disk_modules SYSDIR: the modules that drive the disk at SYSDIR,
@@ -96,47 +113,6 @@ error: '*)
 	done < <(printf '%s\n' "$layers" | tac)
 }
 
-# The modules the capture needs for target FSTYPE:SOURCE, one a line in load
-# order; nothing for a driver built into the kernel.
-oopslimit_target_modules() {
-	local fstype=${1%%:*} source=${1#*:} dev
-	case $fstype in
-	9p)
-		# a QEMU share: the virtio bus, its 9p transport, the file system
-		printf '%s\n' virtio_pci 9pnet_virtio 9p
-		return ;;
-	ssh | nfs | nfs4)
-		# the interface the running system reaches the server through
-		# (ol_resolve_net found it), from its bus up; then NFS's client
-		if [ -z "${ol_net_sys:-}" ]; then
-			derror "oopslimit: no interface found for the network target $1"
-			return 1
-		fi
-		oopslimit_disk_modules "$ol_net_sys"
-		case $fstype in
-		nfs) printf '%s\n' nfs nfsv3 nfsv4 ;;
-		nfs4) printf '%s\n' nfs nfsv4 ;;
-		esac
-		return ;;
-	cifs | smb3)
-		derror "oopslimit: a $fstype dump target is not supported: the capture image sends dumps over ssh or to NFS"
-		return 1 ;;
-	esac
-	case $source in
-	UUID=* | LABEL=* | PARTUUID=* | PARTLABEL=*)
-		dev=$(blkid -o device -t "$source" 2>/dev/null | head -n 1) ;;
-	/dev/*) dev=$source ;;
-	*) dev='' ;;
-	esac
-	if [ -z "$dev" ] || [ ! -b "$dev" ]; then
-		derror "oopslimit: the dump target's device $source is not on this machine: cannot tell which drivers it needs"
-		return 1
-	fi
-	oopslimit_block_modules "$dev" | awk '!seen[$0]++'
-	[ "${PIPESTATUS[0]}" -eq 0 ] || return 1
-	printf '%s\n' "$fstype"
-}
-
 # The tools of the layers to assemble, and their configuration for a
 # capture kernel without udev: LVM creates its device nodes itself and scans
 # /dev, not a devices file; mdadm finds members in /proc/partitions.
@@ -176,46 +152,22 @@ oopslimit_install_assembly() {
 	return 0
 }
 
-# The capture's side of a network target: ip to bring the interface up,
-# and for ssh the client, the dump key "oopslimit-kdump propagate" made, the
-# server's host key it recorded and the user database ssh insists on.
-oopslimit_install_network() {
-	local kind known
-	kind=$(ol_net_kind "$ol_target") || return 0
-	inst_multiple ip || { derror "oopslimit: cannot install ip (apt-get install iproute2)"; return 1; }
-	[ "$kind" = ssh ] || return 0
-	known=${ol_sshkey%/*}/known_hosts
-	if [ ! -r "$ol_sshkey" ] || [ ! -s "$known" ]; then
-		derror "oopslimit: the ssh target $ol_target needs the dump key $ol_sshkey and the server's host key in $known: run 'oopslimit-kdump propagate'"
-		return 1
-	fi
-	inst_multiple ssh || { derror "oopslimit: cannot install ssh (apt-get install openssh-client)"; return 1; }
-	mkdir -p "$initdir/etc/oopslimit/ssh" "$initdir/root"
-	if ! { cp "$ol_sshkey" "$initdir/etc/oopslimit/ssh/id" && chmod 600 "$initdir/etc/oopslimit/ssh/id" &&
-		cp "$known" "$initdir/etc/oopslimit/ssh/known_hosts"; }; then
-		derror "oopslimit: cannot copy the dump key into the image"
-		return 1
-	fi
-	grep -q '^root:' "$initdir/etc/passwd" 2>/dev/null || echo 'root:x:0:0:root:/root:/bin/sh' >>"$initdir/etc/passwd"
-	grep -q '^root:' "$initdir/etc/group" 2>/dev/null || echo 'root:x:0:' >>"$initdir/etc/group"
-	dinfo "oopslimit: ssh to $ol_target with $ol_sshkey"
-}
-
 installkernel() {
 	local lib mods fbmods m
 	lib=$(oopslimit_lib) || return 1
 	# shellcheck source=../../kdump/oopslimit-lib.sh
 	. "$lib"
+	oopslimit_host_parts "${lib%/*}" || return 1
 	if ! ol_conf_load "${OOPSLIMIT_KDUMP_CONF:-/etc/oopslimit/kdump.conf}" "$kernel"; then
 		derror "oopslimit: $ol_error"
 		return 1
 	fi
 	mkdir -p "$initdir/etc/oopslimit"
 	: >"$initdir/etc/oopslimit/assemble"
-	mods=$(oopslimit_target_modules "$ol_target") || return 1
+	mods=$(kind_do modules "$ol_target") || return 1
 	# the local disk of "failure_action fallback PATH" too, after the target's
 	if [ -n "$ol_failure_target" ]; then
-		fbmods=$(oopslimit_target_modules "$ol_failure_target") || return 1
+		fbmods=$(kind_fs_modules "$ol_failure_target") || return 1
 		mods=$(printf '%s\n' "$mods" "$fbmods" | awk 'NF && !seen[$0]++')
 	fi
 	mkdir -p "$initdir/etc/oopslimit"
@@ -232,7 +184,7 @@ installkernel() {
 		printf '%s\n' "$m" >>"$initdir/etc/oopslimit/modules"
 	done
 	oopslimit_install_assembly || return 1
-	oopslimit_install_network || return 1
+	kind_do image || return 1
 	# modprobe (with libkmod's libraries, some megabytes) only when there is
 	# something to load
 	if [ -s "$initdir/etc/oopslimit/modules" ]; then

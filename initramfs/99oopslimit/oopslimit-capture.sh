@@ -53,6 +53,9 @@
 # block device at its offset, without the file system's driver, and only
 # over the empty marker the loader left there.  The next boot's "last
 # --boot" reads it.
+# (SC2317: the save_KIND functions, and what only they call, run by name:
+# save_target)
+# shellcheck disable=SC2317
 set -u
 # the dump, the log (kernel addresses, register dumps) and the reports are
 # root's alone: directories 0700, files 0600
@@ -259,14 +262,14 @@ md_trouble() {
 	grep -i -m 1 "can't\|cannot\|no space\|error\|fail" "${mdlog:-/dev/null}" 2>/dev/null
 }
 
-# --- one save ---------------------------------------------------------------------------
-# save FSTYPE:SOURCE OPTIONS PATH MOUNTPOINT: mounts the file system, makes
+# --- saving, one function a kind of target (ol_kind, oopslimit-lib.sh) ----------------
+# save_fs FSTYPE:SOURCE OPTIONS PATH MOUNTPOINT: mounts the file system, makes
 # the dump directory, writes the log, the report and the dump.  Returns 0
 # when the dump is saved, 1 when nothing could be written (the report is
 # still to be made; $failure_text says why), 2 when the directory holds a
 # failed capture's report.  $prior, when set, is the dump target's failure
 # that made this a fallback save.
-save() {
+save_fs() {
 	tgt=$1 opts=$2 tpath=$3 mp=$4
 	fstype=${tgt%%:*} source=${tgt#*:}
 	dir='' where=''
@@ -278,7 +281,7 @@ save() {
 	esac
 	# a network file system's server may not answer: each try has its limit
 	limit='' t_mount=$(date +%s)
-	ol_net_kind "$tgt" >/dev/null && limit="timeout -s KILL 20"
+	! ol_is_network_target "$tgt" || limit="timeout -s KILL 20"
 	while :; do
 		# shellcheck disable=SC2086  # the limit's words
 		if err=$($limit mount -t "$fstype" ${opts:+-o "$opts"} "$source" "$mp" 2>&1); then
@@ -366,6 +369,12 @@ save() {
 	return $rc
 }
 
+# save_9p 9p:TAG OPTIONS PATH MOUNTPOINT: a QEMU share, mounted as a file
+# system.
+save_9p() {
+	save_fs "$@"
+}
+
 # --- a network target ---------------------------------------------------------------------
 # net_up: the interface with the hardware address the loader found (its
 # name may differ here: no udev renames it) gets the running system's
@@ -432,12 +441,12 @@ ssh_reports() {
 	done
 }
 
-# save_ssh TARGET PATH: as save, to oopslimit-receive on the server: the
-# log and a first report go first, so the reason arrives even when the dump
-# does not; then makedumpfile's flattened stream (-F), which the server
-# rebuilds into a kdump-compressed vmcore.  Same return values as save.
+# save_ssh TARGET OPTIONS PATH MOUNTPOINT: as save_fs, to oopslimit-receive
+# on the server: the log and a first report go first, so the reason arrives
+# even when the dump does not; then makedumpfile's flattened stream (-F), which the server
+# rebuilds into a kdump-compressed vmcore.  Same return values as save_fs.
 save_ssh() {
-	tgt=$1 tpath=$2
+	tgt=$1 tpath=$3
 	ssh_user=${tgt#ssh:} ssh_host=${tgt#ssh:}
 	case $ssh_user in *@*) ssh_user=${ssh_user%%@*} ssh_host=${ssh_host#*@} ;; *) ssh_user=oopslimit ;; esac
 	dir='' where=''
@@ -499,7 +508,7 @@ save_ssh() {
 	md_tail
 	cp "$mdlog" "$dir/makedumpfile.log" 2>/dev/null
 	bytes=$(sed -n 's/^saved \([0-9][0-9]*\)$/\1/p' "$work/receive.out")
-	if [ "$rc" = 0 ] && [ $src -eq 0 ] && [ -n "$bytes" ]; then
+	if [ "$rc" = 0 ] && [ "$src" -eq 0 ] && [ -n "$bytes" ]; then
 		pruned <"$work/receive.out"
 		warn=$(md_doubts)
 		say "sent vmcore in $secs s ($bytes bytes rebuilt on the server)${warn:+; makedumpfile warned: $warn}"
@@ -513,7 +522,7 @@ save_ssh() {
 		failure_text="makedumpfile failed: ${err:-status $rc}"
 	else
 		failure_text="sending the dump to $ssh_user@$ssh_host failed: $(tr '\n' ' ' <"$work/receive.err" | sed 's/ *$//')"
-		[ $src -ne 0 ] || failure_text="$failure_text (the server did not say it was saved)"
+		[ "$src" -ne 0 ] || failure_text="$failure_text (the server did not say it was saved)"
 	fi
 	say "error: $failure_text"
 	report --capture failed --dump "$dir/vmcore-incomplete" --collector-exit "$rc" \
@@ -522,17 +531,17 @@ save_ssh() {
 	return 2
 }
 
-# save_target TARGET OPTIONS PATH MOUNTPOINT: save or save_ssh, as the
-# target's kind says; an NFS export is mounted by its server's address.
+# save_nfs TARGET OPTIONS PATH MOUNTPOINT: as save_fs, the export mounted
+# by its server's address once the interface is up.
+save_nfs() {
+	net_up || return 1
+	e=${1#*:}
+	save_fs "${1%%:*}:$ol_net_ip:${e#*:}" "$(ol_nfs_options "$2" "$ol_net_ip" "$ol_net_addr")" "$3" "$4"
+}
+
+# save_target TARGET OPTIONS PATH MOUNTPOINT: the save of the target's kind.
 save_target() {
-	case $(ol_net_kind "$1") in
-	ssh) save_ssh "$1" "$3" ;;
-	nfs)
-		net_up || return 1
-		e=${1#*:}
-		save "${1%%:*}:$ol_net_ip:${e#*:}" "$(ol_nfs_options "$2" "$ol_net_ip" "$ol_net_addr")" "$3" "$4" ;;
-	*) save "$@" ;;
-	esac
+	"save_$(ol_kind "$1")" "$@"
 }
 
 # --- the capture ------------------------------------------------------------------------
@@ -562,7 +571,7 @@ if [ "$waiter" = yes ]; then
 		prior="dump target $target: $failure_text"
 		# its own stamp: the one that timed out may have a directory there
 		stamp=$(date -u +%Y-%m-%d-%H%M%S)
-		save "$ol_failure_target" '' "$ol_failure_dir" /oopslimit-fallback
+		save_fs "$ol_failure_target" '' "$ol_failure_dir" /oopslimit-fallback
 		[ $? -ne 1 ] || report --capture failed --failure-action fallback --error "$prior; the fallback: $failure_text"
 		finish
 	fi
@@ -586,7 +595,7 @@ if [ "$failure" = fallback ] && [ -n "$ol_failure_target" ]; then
 	say "failure action: saving to the fallback $ol_failure_target, directory $ol_failure_dir"
 	[ -z "$mounted" ] || { sync; umount "$mounted" 2>/dev/null; mounted=''; }
 	prior="dump target $target: $failure_text" removed=''
-	save "$ol_failure_target" '' "$ol_failure_dir" /oopslimit-fallback
+	save_fs "$ol_failure_target" '' "$ol_failure_dir" /oopslimit-fallback
 	frc=$?
 	[ $frc -ne 1 ] || report --capture failed --failure-action fallback --error "$prior; the fallback: $failure_text"
 	finish

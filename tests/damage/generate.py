@@ -26,6 +26,9 @@ import shutil
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import elfcore  # noqa: E402  (tests/elfcore.py: the ELF program headers)
+
 FIRST = 64 << 10  # the flips stay in the first 64 KiB
 KTEXT = 0xffffffff80000000  # x86_64's __START_KERNEL_map
 PAGE = 4096
@@ -88,15 +91,11 @@ class Dump:
         self.bm1, self.bm2 = bm1, bm2
 
     def _elf(self):
-        h = self.head
-        self.phoff = struct.unpack_from("<Q", h, 32)[0]
-        self.phnum = struct.unpack_from("<H", h, 56)[0]
-        self.phdrs = []
-        for i in range(self.phnum):
-            o = self.phoff + 56 * i
-            ptype, _, off, vaddr, paddr, filesz, memsz = struct.unpack_from("<IIQQQQQ", h, o)
-            self.phdrs.append(dict(at=o, type=ptype, off=off, paddr=paddr, filesz=filesz,
-                                   memsz=memsz))
+        try:
+            self.phoff, _, self.phnum = elfcore.table(self.head)
+            self.phdrs = elfcore.phdrs(self.head)
+        except (ValueError, struct.error) as e:
+            fail(f"{self.path}: its program headers cannot be read: {e}")
         notes = [p for p in self.phdrs if p["type"] == 4]
         self.note_off = notes[0]["off"] if notes else 0
         self.note_size = sum(p["filesz"] for p in notes)
@@ -142,10 +141,7 @@ class Dump:
 
     def elf_offset(self, pfn):
         """File offset of a page of an ELF dump, or None."""
-        for ph in getattr(self, "phdrs", []):
-            if ph["type"] == 1 and ph["paddr"] <= pfn * PAGE < ph["paddr"] + ph["filesz"]:
-                return ph["off"] + pfn * PAGE - ph["paddr"]
-        return None
+        return elfcore.file_offset(getattr(self, "phdrs", []), pfn * PAGE)
 
     @property
     def _clear_set(self):

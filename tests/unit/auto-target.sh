@@ -13,6 +13,8 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=../../kdump/oopslimit-lib.sh
 . "$top/kdump/oopslimit-lib.sh"
+# shellcheck source=../../kdump/oopslimit-kdump-discover.sh
+. "$top/kdump/oopslimit-kdump-discover.sh"
 export OL_MOUNTINFO=$top/tests/unit/mountinfo/layouts
 conf=$(mktemp)
 trap 'rm -f "$conf"' EXIT

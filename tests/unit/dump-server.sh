@@ -187,7 +187,7 @@ done
 # min_free of 4 GiB and more: the loader's value goes to the server whole
 s6=2026-04-04-040404
 printf 'target ssh:dumps.example\nmin_free 8G\n' >"$work/conf8"
-mf=$(. "$top/kdump/oopslimit-lib.sh" && ol_resolve_net() { :; } && ol_conf_load "$work/conf8" 6.1.0 && echo "$ol_min_free") || mf="error"
+mf=$(. "$top/kdump/oopslimit-lib.sh" && . "$top/kdump/oopslimit-kdump-discover.sh" && ol_resolve_net() { :; } && ol_conf_load "$work/conf8" 6.1.0 && echo "$ol_min_free") || mf="error"
 [ "$mf" = 8589934592 ] && ok "min_free 8G loads as 8589934592 bytes" || nok "min_free 8G loads as '$mf'"
 if out=$(SSH_ORIGINAL_COMMAND="begin $s6 0 $mf" "$recv" "$work/dumps" 2>&1 </dev/null) && [[ $out == *"free "* ]]; then
 	ok "begin takes a min_free of 8 GiB: $(tail -n 1 <<<"$out")"
@@ -280,6 +280,8 @@ unset OOPSLIMIT_RECEIVE_KEYS
 # --- the client's side of the wire -----------------------------------------------------
 # shellcheck source=../../kdump/oopslimit-lib.sh
 . "$top/kdump/oopslimit-lib.sh"
+# shellcheck source=../../kdump/oopslimit-kdump-discover.sh
+. "$top/kdump/oopslimit-kdump-discover.sh"
 # shellcheck source=../../kdump/oopslimit-store.sh
 . "$top/kdump/oopslimit-store.sh"
 # what "last --boot" takes from the server's answer, before any path is made

@@ -5,8 +5,9 @@
 # log (tests/unit/warn-limit-dmesg.txt): every series with its value, the
 # text format as node_exporter's parser takes it, and the bad directories:
 # missing, not a directory, a symbolic link at oopslimit.prom, each one
-# line once, exit status 4 and no partial file.  TAP; "N passed, N failed"
-# last.
+# line once, exit status 4 and no partial file; and the reader the shell
+# side reads reports with (oopslimit-reason --get), "last" and the metrics
+# on a failed capture's report.  TAP; "N passed, N failed" last.
 #
 # Usage: tests/unit/metrics.sh RECORDER   (the built oopslimit-reason)
 set -eu
@@ -59,6 +60,20 @@ rc=0
 check "a 17th --removed: the report is written (status $rc), 16 names and a note" \
 	test "$rc" -eq 3 -a "$(jq '.capture.removed | length' "$t/removed.json" 2>/dev/null)" = 16 -a \
 	"$(jq '[.notes[] | select(test("1 more old dumps"))] | length' "$t/removed.json" 2>/dev/null)" = 1
+# the one reader of reports for the shell side: --get MEMBER, one line each
+rep=$t/crash/2026-12-04-072801/reason.json
+got=$("$recorder" --get reason --get reader.log_from --get oops_count --get capture --get no_such --get signature "$rep")
+check "--get: members in order, one a line, null and objects empty ($(tr '\n' '|' <<<"$got"))" \
+	test "$got" = "$(printf 'warn_limit\nwarn-limit-dmesg.txt\n\n\n\nwarn_limit: WARNING in lkdtm_WARNING')"
+rc=0
+got=$(printf '{"reason": "x",' | "$recorder" --get reason - 2>&1) || rc=$?
+check "--get: a cut report is refused, status 1, one line ($got)" test "$rc" -eq 1 -a "$(wc -l <<<"$got")" -eq 1
+rc=0
+"$recorder" --get 'reason;rm' "$rep" >/dev/null 2>&1 || rc=$?
+check "--get: a member name that is not one is bad usage (status $rc)" test "$rc" -eq 2
+got=$(printf '{"a": "one\\ntwo", "o": {"k": 7}}' | "$recorder" --get a --get o.k -)
+check "--get: a newline in a value is a blank, one level in is read ($(tr '\n' '|' <<<"$got"))" test "$got" = "$(printf 'one two\n7')"
+
 # the dump path on an ext4 file system, for "target auto"
 printf '26 1 254:0 / %s rw,relatime - ext4 /dev/vda rw\n' "$t" >"$t/mountinfo"
 printf 'target auto\npath %s/crash\nmetrics_dir %s/prom\n' "$t" "$t" >"$t/kdump.conf"
@@ -184,6 +199,23 @@ rm -f "$prom"
 kd metrics
 check "metrics: written again once the directory serves" test -f "$prom" -a ! -e "$t/run/metrics-trouble"
 check "metrics: a relative metrics_dir refused" bash -c "printf 'metrics_dir prom\n' >>'$t/kdump.conf'; ! '$top/kdump/oopslimit-kdump' -c '$t/kdump.conf' metrics 2>/dev/null"
+
+# a failed capture's report out of the fallback spot (its header, then the
+# recorder's JSON, as the capture kernel's fallback_write leaves it): "last"
+# and the metrics read its error and verdict
+mkdir -p "$t/var/failed"
+{
+	printf 'oopslimit-fallback: report\nstamp: 2099-01-01-000000\nerror: cannot mount /dev/vdb (ext4) after 30 s: no such device\n'
+	"$recorder" -l "$top/tests/unit/warn-limit-dmesg.txt" -j - --capture failed --error "cannot mount /dev/vdb" "$t/no-vmcore" 2>/dev/null || true
+} >"$t/var/failed/2099-01-01-000000.txt"
+printf 'target auto\npath %s/crash\nmetrics_dir %s/prom\n' "$t" "$t" >"$t/kdump.conf"
+out=$(kd last 2>&1 | tail -n 1)
+check "last: a failed capture's error and verdict ($out)" test "$out" = \
+	"oopslimit-kdump: last capture 2099-01-01-000000: failed, nothing saved: cannot mount /dev/vdb (ext4) after 30 s: no such device; verdict warn_limit; its report: $t/var/failed/2099-01-01-000000.txt"
+OOPSLIMIT_JOURNAL_SOCKET=$t/no-journal kd last --boot >/dev/null 2>&1
+kd metrics
+check "metrics: the last panic's reason from a failed capture's report" \
+	want 'oopslimit_last_panic_info{reason="warn_limit",setting="kernel.warn_limit"} 1'
 
 # estimate on a machine past 2 GiB: mawk prints a product over 2^31 as
 # 2.52762e+10, which the shell cannot count with
