@@ -392,8 +392,10 @@ void summarize(const struct opts *o, const struct recs *r, struct summary *s)
 		if (known(x->signature) == MUTE) {
 			if (in_window(o, x->time)) {
 				s->muted_panics++;
-				if (!muted_seen[x->signature]++)
+				if (!muted_seen[x->signature]) {
+					muted_seen[x->signature] = 1;
 					s->muted_groups++;
+				}
 			}
 			continue;
 		}
@@ -418,8 +420,10 @@ void summarize(const struct opts *o, const struct recs *r, struct summary *s)
 			continue;
 		}
 		s->reports++;
-		if (!host_seen[x->host]++)
+		if (!host_seen[x->host]) {
+			host_seen[x->host] = 1;
 			s->hosts++;
+		}
 		if (pair_add((uint64_t)(group_of[k] - 1) << 32 | x->host))
 			g->hosts++;
 		count_in(g, x);

@@ -4,7 +4,7 @@
  * records (one a report), the options, and each part's entry points.
  *   oopslimit-triage.c  the options, the order of the run
  *   triage-read.c       the strings, reading one report, the walk without an index
- *   triage-index.c      the index (SQLite): the walk that reads what changed
+ *   triage-index.c      the index (SQLite): its schema, the run; triage-scan.c its walk
  *   triage-group.c      Debian's version order, --known, the groups
  *   triage-write.c      text, --json, --csv, --json-lines, the metrics
  */

@@ -15,7 +15,9 @@ i at START + i * 90 days / REPORTS, on 12 kernel releases that follow each
 other in time (a fleet updating its kernel), so the window is the last 30
 days and the previous window the 30 before.  Planted: a bucket that only
 the newest release has (new), one that grows with time (rising), one that
-fades, and one on a single host (its share).  Deterministic: the same arguments give the same tree.  The
+fades, and one on a single host (its share).  Each dump directory (and
+its report) has its crash's time, each host's directory its newest dump's,
+as on a dump server.  Deterministic: the same arguments give the same tree.  The
 documents carry the members a real reason.json has (schema 3), so reading
 them costs what reading real ones does.
 """
@@ -113,13 +115,17 @@ def stamp_dir(i, host, t):
 def main():
     root, n, hosts, expected = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     since, until = END - WINDOW, END
-    groups, all_hosts = {}, set()
+    groups, all_hosts, newest = {}, set(), {}
     for i in range(n):
         sig, reason, host, release, t = report(i, n, hosts)
         d = stamp_dir(i, host, t)
         os.makedirs(os.path.join(root, d), exist_ok=True)
         with open(os.path.join(root, d, "reason.json"), "w") as f:
             f.write(json.dumps(document(i, sig, reason, release, iso(t))))
+        # the times a dump server's tree has: each dump written when it crashed
+        os.utime(os.path.join(root, d, "reason.json"), (t, t))
+        os.utime(os.path.join(root, d), (t, t))
+        newest[host] = t
         g = groups.setdefault(sig, {"panics": 0, "previous": 0, "hosts": set(), "reasons": set(), "releases": {},
                                     "seen": set(), "first": None, "last": None, "samples": []})
         g["seen"].add(release)
@@ -135,6 +141,8 @@ def main():
         g["first"] = g["first"] or iso(t)
         g["last"] = iso(t)
         g["samples"] = ([d] + g["samples"])[:SAMPLES]
+    for host, t in newest.items():
+        os.utime(os.path.join(root, host), (t, t))
     newest = max(RELEASES.index(r) for g in groups.values() for r in g["seen"])
     with open(expected, "w") as f:
         f.write("signature,panics,previous,change,hosts,share,first_release,new,releases,reasons,"

@@ -153,6 +153,18 @@ f = load("f-host")
 assert f["hosts"] == 1 and any(g["signature"].endswith("one_host_only") and g["panics"] == 5 for g in f["groups"])
 PY
 
+# --since alone: the window up to now, the previous one as long
+"$triage" --json --since 2026-11-15 "$t/tree" >"$t/since.json" 2>/dev/null
+check "--since: only the crashes from that day, the previous window as long" python3 -c "
+import json, time, calendar
+d = json.load(open('$t/since.json'))
+since = calendar.timegm((2026, 11, 15, 0, 0, 0))
+assert d['since'] == '2026-11-15T00:00:00Z' and d['until'] >= time.strftime('%Y-%m-%dT', time.gmtime())
+assert all(g['first_crash'] >= '2026-11-15' for g in d['groups'])
+end, span = calendar.timegm((2026, 12, 1, 0, 0, 0)), 90 * 86400
+assert d['reports'] == sum(1 for i in range(3000) if end - span + i * span // 3000 >= since), d['reports']
+assert d['reports'] + d['before_since'] == 3000"
+
 # one report a line, for a log shipper
 "$triage" --json-lines "${win[@]}" "$t/tree" >"$t/lines"
 check "--json-lines: one report a line, the window's, with its dump and counters" python3 - "$t/lines" "$t/tree" <<'PY'
@@ -235,16 +247,29 @@ rm -r "${t:?}/tree/$gone"
 index_case "a dump removed" "0 files read, 1 removed; 2999 reports in it"
 check "a dump removed: its group one panic less, its sample gone" bash -c \
 	"grep -q '^\"warn_limit: WARNING in foo_xmit\",362,' '$t/indexed.csv' && ! grep -q '$gone' '$t/indexed.csv'"
-mkdir -p "$t/tree/host00099/2026-11-30T230000Z-x"
-sed 's/"reason": "[a-z_]*"/"reason": "added"/' "$(find "$t/tree/host00001" -name reason.json | sort | tail -n 1)" \
-	>"$t/tree/host00099/2026-11-30T230000Z-x/reason.json"
-index_case "a dump added" "1 file read, 0 removed; 3000 reports in it"
-f=$(find "$t/tree/host00002" -name reason.json | sort | tail -n 1)
-sed 's/"reason": "[a-z_]*"/"reason": "rewritten"/' "$f" >"$f.new"
-mv "$f.new" "$f"
-# (the dump added a moment ago is read again too: a time this close to the run may still change unseen)
-index_case "a report rewritten" "[12] files\? read, 0 removed"
-check "a report rewritten: its new reason counted" grep -q 'rewritten' "$t/indexed.csv"
+mkdir -p "$t/tree/host00099/2026-11-30T230000Z-x" "$t/tree/host00003/2026-11-30T230000Z-y"
+for d in host00099/2026-11-30T230000Z-x host00003/2026-11-30T230000Z-y; do
+	sed 's/"reason": "[a-z_]*"/"reason": "added"/' "$(find "$t/tree/host00001" -name reason.json | sort | tail -n 1)" \
+		>"$t/tree/$d/reason.json"
+done
+index_case "two dumps added, on a new host and on a known one" "2 files read, 0 removed; 3001 reports in it"
+# a report rewritten (atomically, as every writer here does) in a dump received a
+# moment ago, and in one of last week: the first is looked at on every run, the
+# second (its host's directory unchanged) once a day, or with --rescan
+rewrite() { sed "s/\"reason\": \"[a-z_]*\"/\"reason\": \"$2\"/" "$1" >"$1.new" && mv "$1.new" "$1"; }
+rewrite "$t/tree/host00099/2026-11-30T230000Z-x/reason.json" rewritten
+index_case "a report rewritten in a recent dump" "[0-9]* files\\? read, 0 removed; 3001"
+check "a report rewritten in a recent dump: its new reason counted" grep -q 'rewritten' "$t/indexed.csv"
+old=$(find "$t/tree/host00002" -name reason.json | sort | tail -n 1)
+rewrite "$old" "old-rewritten"
+indexed >"$t/indexed.csv"
+check "a report rewritten in an old dump: trusted until the day's full look" bash -c \
+	"! grep -q old-rewritten '$t/indexed.csv'"
+"$triage" --csv "${win[@]}" --index "$idx" --rescan "$t/tree" >"$t/indexed.csv" 2>"$t/index.err"
+check "a report rewritten in an old dump: read with --rescan" bash -c \
+	"grep -q old-rewritten '$t/indexed.csv' && grep -q 'every file looked at' '$t/index.err'"
+truth >"$t/truth.csv"
+check "a report rewritten in an old dump: --rescan's summary right" diff -u "$t/truth.csv" "$t/indexed.csv"
 
 # what must be skipped, never fatal
 mkdir -p "$t/tree/hostx/2026-11-30T000000Z" "$t/outside/d"
@@ -277,17 +302,6 @@ for how in plain indexed; do
 	check "bad files ($how): a linked directory not entered" bash -c "! grep -q linked-dir '$t/got2.csv' '$t/err2'"
 done
 
-# --since alone: the window up to now, the previous one as long
-"$triage" --json --since 2026-11-15 "$t/tree" >"$t/since.json" 2>/dev/null
-check "--since: only the crashes from that day, the previous window as long" python3 -c "
-import json, time, calendar
-d = json.load(open('$t/since.json'))
-since = calendar.timegm((2026, 11, 15, 0, 0, 0))
-assert d['since'] == '2026-11-15T00:00:00Z' and d['until'] >= time.strftime('%Y-%m-%dT', time.gmtime())
-assert all(g['first_crash'] >= '2026-11-15' for g in d['groups'])
-end, span = calendar.timegm((2026, 12, 1, 0, 0, 0)), 90 * 86400
-assert d['reports'] == sum(1 for i in range(3000) if end - span + i * span // 3000 >= since), d['reports']
-assert d['reports'] + d['before_since'] == 3000"
 check "--since: a bad time refused" bash -c "! '$triage' --since yesterday '$t/tree' >/dev/null 2>&1"
 check "--group-by, --top: bad values refused" bash -c "! '$triage' --group-by cpu '$t/tree' >/dev/null 2>&1 &&
 	! '$triage' --top 0 '$t/tree' >/dev/null 2>&1"
