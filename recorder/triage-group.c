@@ -275,14 +275,15 @@ static uint32_t key_of(const struct opts *o, const struct rec *x)
 	}
 }
 
-/* Newer first; at the same time, by the dump's place. */
+/* Newer first; at the same time, by the dump's name (from the index, rare). */
 static bool newer(const struct rec *a, const struct rec *b)
 {
+	char name[PATH_MAX];
+
 	if (a->time != b->time)
 		return a->time > b->time;
-	if (a->dump && b->dump)
-		return strcmp(str(a->dump), str(b->dump)) < 0;
-	return a->rowid < b->rowid;
+	snprintf(name, sizeof(name), "%s", rec_dump(a));
+	return strcmp(name, rec_dump(b)) < 0;
 }
 
 static void sample(const struct opts *o, struct group *g, const struct rec *x)

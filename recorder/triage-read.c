@@ -284,6 +284,11 @@ uint32_t dump_of(const char *rel)
 	return intern(d);
 }
 
+const char *rec_dump(const struct rec *x)
+{
+	return x->dump ? str(x->dump) : index_dump(x);
+}
+
 /* ---- the walk without an index ---- */
 
 static void found(int dir, const char *name, const char *path, uint32_t root, size_t root_len, struct recs *r)

@@ -28,11 +28,6 @@ void iso(int64_t t, char *buf, size_t len)
 		snprintf(buf, len, "%s", "");
 }
 
-static const char *dump_path(const struct rec *x)
-{
-	return x->dump ? str(x->dump) : index_dump(x);
-}
-
 /* ---- text ---- */
 
 static void text_group(FILE *f, const struct opts *o, const struct summary *s, const struct group *g)
@@ -65,7 +60,7 @@ static void text_group(FILE *f, const struct opts *o, const struct summary *s, c
 	if (g->known)
 		fprintf(f, "%7sknown: %s\n", "", str(g->known));
 	for (i = 0; i < g->n_samples; i++)
-		fprintf(f, "%7s%s %s\n", "", i ? "     " : "dumps:", dump_path(g->samples[i]));
+		fprintf(f, "%7s%s %s\n", "", i ? "     " : "dumps:", rec_dump(g->samples[i]));
 }
 
 static void text(FILE *f, const struct opts *o, const struct summary *s)
@@ -159,7 +154,7 @@ static void json_group(FILE *f, const struct opts *o, const struct summary *s, c
 	fputs(",\"samples\":[", f);
 	for (i = 0; i < g->n_samples; i++) {
 		fputs(i ? "," : "", f);
-		ol_json_string(f, dump_path(g->samples[i]));
+		ol_json_string(f, rec_dump(g->samples[i]));
 	}
 	fputs("],\"known\":", f);
 	json_id(f, g->known);
@@ -246,7 +241,7 @@ static void csv(FILE *f, const struct opts *o, const struct summary *s)
 		fprintf(f, "%s\",%s,%s,\"", g->more_reasons ? ";..." : "", a, b);
 		for (j = 0; j < g->n_samples; j++) {
 			fputs(j ? ";" : "", f);
-			csv_text(f, dump_path(g->samples[j]));
+			csv_text(f, rec_dump(g->samples[j]));
 		}
 		fputs("\",", f);
 		csv_field(f, str(g->known));
@@ -281,7 +276,7 @@ void write_lines(FILE *f, const struct opts *o, const struct recs *r)
 		fputs(",\"tree\":", f);
 		ol_json_string(f, str(x->root));
 		fputs(",\"dump\":", f);
-		ol_json_string(f, dump_path(x));
+		ol_json_string(f, rec_dump(x));
 		fputs(",\"signature\":", f);
 		ol_json_string(f, str(x->signature));
 		fputs(",\"signature_version\":", f);

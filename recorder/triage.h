@@ -56,6 +56,8 @@ bool is_report_name(const char *name);
 uint32_t host_of(const char *root, const char *rel);
 /* The directory of the report at rel, relative to its root ("." for one at the top). */
 uint32_t dump_of(const char *rel);
+/* The record's dump directory, relative to its root (from the index when it came from there). */
+const char *rec_dump(const struct rec *x);
 void skipped(struct recs *r, const char *path, const char *why);
 /* Every report under root (a directory or one file), into r. */
 void walk_root(const char *root, struct recs *r);
