@@ -289,6 +289,19 @@ const char *rec_dump(const struct rec *x)
 	return x->dump ? str(x->dump) : index_dump(x);
 }
 
+int entry_type(int dir, const struct dirent *e, unsigned char *type)
+{
+	struct stat st;
+
+	*type = e->d_type;
+	if (*type != DT_UNKNOWN)
+		return 0;
+	if (fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	*type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
+	return 0;
+}
+
 /* ---- the walk without an index ---- */
 
 static void found(int dir, const char *name, const char *path, uint32_t root, size_t root_len, struct recs *r)
@@ -311,7 +324,6 @@ static void walk(int dir, const char *path, int depth, uint32_t root, size_t roo
 	DIR *d = fdopendir(dir);
 	struct dirent *e;
 	char sub[PATH_MAX];
-	struct stat st;
 	int fd;
 
 	if (!d) {
@@ -320,7 +332,7 @@ static void walk(int dir, const char *path, int depth, uint32_t root, size_t roo
 		return;
 	}
 	while ((errno = 0, e = readdir(d))) {
-		unsigned char type = e->d_type;
+		unsigned char type;
 
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
@@ -328,13 +340,9 @@ static void walk(int dir, const char *path, int depth, uint32_t root, size_t roo
 			skipped(r, path, "a name too long under it");
 			continue;
 		}
-		if (type == DT_UNKNOWN) {
-			if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-				skipped(r, sub, strerror(errno));
-				continue;
-			}
-			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG :
-			       S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
+		if (entry_type(dirfd(d), e, &type) != 0) {
+			skipped(r, sub, strerror(errno));
+			continue;
 		}
 		if (type == DT_DIR) {
 			if (depth >= MAX_DEPTH) {

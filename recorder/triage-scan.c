@@ -221,7 +221,6 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 	size_t n = 0, n_kids, n_known, i, j = 0, there;
 	char sub[PATH_MAX], **known;
 	bool leaf = true;
-	struct stat st;
 
 	if (!d) {
 		fprintf(stderr, "%s: skipped %s: %s\n", PROG, path, strerror(errno));
@@ -229,16 +228,10 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 		return;
 	}
 	while ((errno = 0, de = readdir(d))) {
-		unsigned char type = de->d_type;
+		unsigned char type;
 
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 || entry_type(fd, de, &type) != 0)
 			continue;
-		if (type == DT_UNKNOWN) {
-			if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-				continue;
-			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG :
-			       S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
-		}
 		if (type != DT_DIR && !((type == DT_REG || type == DT_LNK) && is_report_name(de->d_name)))
 			continue;
 		e = xrealloc(e, (n + 1) * sizeof(*e));

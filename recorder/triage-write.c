@@ -118,6 +118,35 @@ static void json_id(FILE *f, uint32_t id)
 		fputs("null", f);
 }
 
+static uint32_t release_of(const struct group *g, unsigned int i)
+{
+	return g->releases[i].release;
+}
+
+static uint32_t reason_of(const struct group *g, unsigned int i)
+{
+	return g->reasons[i];
+}
+
+static uint32_t sample_of(const struct group *g, unsigned int i)
+{
+	return intern(rec_dump(g->samples[i]));
+}
+
+/* ,"key":[...] of a group's strings (null for the id 0) */
+static void json_array(FILE *f, const char *key, const struct group *g, unsigned int n,
+		       uint32_t (*item)(const struct group *, unsigned int))
+{
+	unsigned int i;
+
+	fprintf(f, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		fputs(i ? "," : "", f);
+		json_id(f, item(g, i));
+	}
+	fputc(']', f);
+}
+
 static void json_group(FILE *f, const struct opts *o, const struct summary *s, const struct group *g)
 {
 	unsigned int i;
@@ -137,26 +166,15 @@ static void json_group(FILE *f, const struct opts *o, const struct summary *s, c
 		json_id(f, g->releases[i].release);
 		fprintf(f, ",\"panics\":%lu}", g->releases[i].n);
 	}
-	fputs("],\"kernel_releases\":[", f);
-	for (i = 0; i < g->n_releases; i++) {
-		fputs(i ? "," : "", f);
-		json_id(f, g->releases[i].release);
-	}
-	fputs("],\"reasons\":[", f);
-	for (i = 0; i < g->n_reasons; i++) {
-		fputs(i ? "," : "", f);
-		ol_json_string(f, str(g->reasons[i]));
-	}
-	fputs("],\"first_crash\":", f);
+	fputc(']', f);
+	json_array(f, "kernel_releases", g, g->n_releases, release_of);
+	json_array(f, "reasons", g, g->n_reasons, reason_of);
+	fputs(",\"first_crash\":", f);
 	json_time(f, g->first);
 	fputs(",\"last_crash\":", f);
 	json_time(f, g->last);
-	fputs(",\"samples\":[", f);
-	for (i = 0; i < g->n_samples; i++) {
-		fputs(i ? "," : "", f);
-		ol_json_string(f, rec_dump(g->samples[i]));
-	}
-	fputs("],\"known\":", f);
+	json_array(f, "samples", g, g->n_samples, sample_of);
+	fputs(",\"known\":", f);
 	json_id(f, g->known);
 	fputc('}', f);
 }

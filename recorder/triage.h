@@ -52,6 +52,9 @@ void recs_add(struct recs *r, const struct rec *x);
  */
 int read_report(int dir, const char *name, const char *path, struct rec *out, char *why, size_t why_len);
 bool is_report_name(const char *name);
+struct dirent;
+/* A directory entry's type, from readdir or else from fstatat; -1 (errno) when neither says. */
+int entry_type(int dir, const struct dirent *e, unsigned char *type);
 /* The host of a report at rel (relative to its root): the directory above its own. */
 uint32_t host_of(const char *root, const char *rel);
 /* The directory of the report at rel, relative to its root ("." for one at the top). */
