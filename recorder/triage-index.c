@@ -47,6 +47,8 @@ static const char schema_sql[] =
 	"CREATE TABLE dir(path TEXT PRIMARY KEY, parent TEXT, mtime INTEGER NOT NULL, ino INTEGER NOT NULL,"
 	" leaf INTEGER NOT NULL, hot INTEGER NOT NULL);"
 	"CREATE INDEX dir_parent ON dir(parent);"
+	/* what a directory whose listing did not change has to look at: not its settled dump directories */
+	"CREATE INDEX dir_visit ON dir(parent) WHERE leaf = 0 OR hot = 1 OR mtime = -1;"
 	/* why: NULL for a report, else why the file was skipped; the ids are str's */
 	"CREATE TABLE report(path TEXT NOT NULL UNIQUE, dir TEXT NOT NULL, size INTEGER, mtime INTEGER,"
 	" ino INTEGER, why TEXT, root INTEGER, dump TEXT, host INTEGER, signature INTEGER,"
@@ -62,6 +64,8 @@ static const char *const sql[N_Q] = {
 	[Q_STR_ADD] = "INSERT INTO str(s) VALUES (?1)",
 	[Q_DIR_GET] = "SELECT mtime, ino, leaf, hot FROM dir WHERE path = ?1",
 	[Q_DIR_KIDS] = "SELECT path, mtime, ino, leaf, hot FROM dir WHERE parent = ?1 ORDER BY path",
+	[Q_DIR_VISIT] = "SELECT path, mtime, ino, leaf, hot FROM dir WHERE parent = ?1 AND"
+			" (leaf = 0 OR hot = 1 OR mtime = -1)",
 	[Q_DIR_PUT] = "INSERT OR REPLACE INTO dir VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[Q_DIR_DEL] = "DELETE FROM dir WHERE path = ?1 OR (path > ?1 || '/' AND path < ?1 || '0')",
 	[Q_FILES] = "SELECT path, size, mtime, ino FROM report WHERE dir = ?1 ORDER BY path",

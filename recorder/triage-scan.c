@@ -112,10 +112,10 @@ static void put_dir(const char *path, const struct stat *st, bool leaf, bool emp
 	step_done(s);
 }
 
-/* The index's subdirectories of path, sorted by path. */
-static struct known_dir *known_kids(const char *path, size_t *n)
+/* The index's subdirectories of path, sorted by path (all, or only those to visit). */
+static struct known_dir *known_kids(const char *path, size_t *n, bool all)
 {
-	sqlite3_stmt *s = stmt(Q_DIR_KIDS);
+	sqlite3_stmt *s = stmt(all ? Q_DIR_KIDS : Q_DIR_VISIT);
 	struct known_dir *v = NULL;
 
 	*n = 0;
@@ -242,7 +242,7 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 		e[n++].ino = de->d_ino;
 	}
 	qsort(e, n, sizeof(*e), by_name);
-	kids = known_kids(path, &n_kids);
+	kids = known_kids(path, &n_kids, true);
 	for (i = 0; i < n; i++) {
 		if (e[i].type != DT_DIR)
 			continue;
@@ -306,7 +306,7 @@ static void visit(int fd, const char *path, int depth, const struct known_dir *k
 		return;
 	}
 	/* the same listing as the index's */
-	kids = known_kids(path, &n_kids);
+	kids = known_kids(path, &n_kids, false);
 	for (i = 0; i < n_kids; i++) {
 		if (!kids[i].leaf || kids[i].hot || kids[i].mtime == -1) {
 			name = strrchr(kids[i].path, '/');
