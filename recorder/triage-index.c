@@ -230,7 +230,9 @@ static int open_db(const char *path)
 	if (fd < 0)
 		return SQLITE_CANTOPEN;
 	close(fd);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK)
+	/* one thread: no mutex */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK)
 		return sqlite3_errcode(db);
 	sqlite3_busy_timeout(db, BUSY_MS);
 	return SQLITE_OK;
@@ -385,7 +387,7 @@ static int attempt(const struct opts *o, char *const *roots, int n_roots, struct
 	rc = open_db(o->index);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-				  "PRAGMA cache_size = -65536", NULL, NULL, NULL);
+				  "PRAGMA cache_size = -65536; PRAGMA mmap_size = 4294967296", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)

@@ -383,10 +383,12 @@ bench_triage() {
 	fi
 	# the generator's last reports are the newest dumps: their names end in the report's number
 	if [ ! -s "$tree/newest" ]; then
+		local list
+		list=$(mktemp "$tree/newest.XXXXXX")
 		(cd "$tree/root" && find . -mindepth 2 -maxdepth 2 -name '*-0999[0-9][0-9][0-9]') | sed 's|^\./||' |
-			sort -t- -k4 | tail -n "$triage_new" >"$tree/newest.tmp" || die "cannot list the newest dumps"
-		[ "$(wc -l <"$tree/newest.tmp")" -eq "$triage_new" ] || die "the triage tree lacks its newest $triage_new dumps"
-		mv "$tree/newest.tmp" "$tree/newest"
+			sort | tail -n "$triage_new" >"$list" || die "cannot list the newest dumps"
+		[ "$(wc -l <"$list")" -eq "$triage_new" ] || die "the triage tree lacks its newest $triage_new dumps"
+		mv "$list" "$tree/newest"
 	fi
 	triage_move aside
 	rm -f "$idx" "$idx-wal" "$idx-shm"
