@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A strict JSON reader; see json.h.  Recursive descent over a buffer with
- * its end known: every read checks the end first, so a cut or garbled
- * document is an error, never a read past it.
+ * A strict JSON reader, and the one JSON string writer; see json.h.
+ * Recursive descent over a buffer with its end known: every read checks the
+ * end first, so a cut or garbled document is an error, never a read past it.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -375,4 +375,51 @@ int ol_json_read(const char *buf, size_t len, ol_json_member_fn fn, void *arg, c
 		return -1;
 	}
 	return 0;
+}
+
+void ol_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		unsigned char c = *p;
+		int n = 0, i;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == '\t') {
+			fputs("\\t", f);
+		} else if (c == '\r') {
+			fputs("\\r", f);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+		} else if (c < 0x80) {
+			fputc(c, f);
+		} else {
+			/* a well-formed UTF-8 sequence passes; anything else is U+FFFD */
+			if (c >= 0xc2 && c <= 0xdf)
+				n = 1;
+			else if (c >= 0xe0 && c <= 0xef)
+				n = 2;
+			else if (c >= 0xf0 && c <= 0xf4)
+				n = 3;
+			for (i = 1; i <= n; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					break;
+			if (n == 0 || i <= n ||
+			    (c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
+			    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f)) {
+				fputs("\\ufffd", f);
+			} else {
+				fwrite(p, 1, (size_t)n + 1, f);
+				p += n;
+			}
+		}
+		p++;
+	}
+	fputc('"', f);
 }

@@ -5,12 +5,14 @@
  * NaN, no leading zeros, no lone surrogates, valid UTF-8), a bounded depth,
  * and the document in memory.  It hands the caller the members of the top
  * object and of the objects directly in it; it keeps nothing itself.
- * tests/unit/json-test.c; a pure function of its bytes, for fuzzing.
+ * tests/unit/json-test.c; a pure function of its bytes, for fuzzing.  And
+ * ol_json_string, the one string writer of every JSON the project writes.
  */
 #ifndef OOPSLIMIT_JSON_H
 #define OOPSLIMIT_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define OL_JSON_DEPTH 32
 #define OL_JSON_VALUE 512	/* a string member's value is cut to this many bytes, less one */
@@ -32,5 +34,8 @@ typedef void (*ol_json_member_fn)(void *arg, const char *parent, const char *key
  * called before an error is found.
  */
 int ol_json_read(const char *buf, size_t len, ol_json_member_fn fn, void *arg, char *err, size_t err_len);
+
+/* Writes s as a JSON string, quotes included; invalid UTF-8 becomes U+FFFD. */
+void ol_json_string(FILE *f, const char *s);
 
 #endif

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json.h"
 #include "sites.h"
 #include "verdict.h"
 
@@ -218,8 +219,5 @@ void ol_report_sites_text(FILE *f, const struct ol_report *r);
 
 /* The report as one JSON object (common/report.schema.json). */
 void ol_report_json(FILE *f, const struct ol_report *r);
-
-/* Writes s as a JSON string, quotes included; invalid UTF-8 becomes U+FFFD. */
-void ol_json_string(FILE *f, const char *s);
 
 #endif

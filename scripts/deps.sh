@@ -13,6 +13,8 @@ packages=(
 	qemu-system-x86 busybox-static
 	# capture and analysis
 	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq zstd
+	# the fleet summary's index (oopslimit-triage --index)
+	libsqlite3-dev
 	python3-drgn python3-jsonschema
 	# the project's own checks
 	shellcheck clang-14 libclang-rt-14-dev man-db

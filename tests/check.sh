@@ -188,7 +188,7 @@ static_checks() {
 
 	# The fleet summary over a generated dump server tree, and the files it
 	# must skip (tests/unit/triage.sh).
-	unit_script triage "fleet summary" "oopslimit-triage's groups, --json, --since, the files it skips" "$unit/oopslimit-triage"
+	unit_script triage "fleet summary" "oopslimit-triage's groups and their members, --known, the index, the files it skips" "$unit/oopslimit-triage"
 
 	# A panic's pstore record judged at the next boot, and the records that
 	# are not (tests/unit/pstore-boot.sh).
@@ -209,7 +209,7 @@ static_checks() {
 		"$OOPSLIMIT_TOP/debian/control" | sed 's/[,|]/\n/g' | sed 's/([^)]*)//; s/\[[^]]*\]//; s/:.*//; s/[[:space:]]//g' | grep .)
 	hdrs=$( {
 		make -s -C "$OOPSLIMIT_TOP/crash-ext" headers
-		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M recorder/oopslimit-reason.c recorder/reason-*.c recorder/dump.c recorder/dump-check.c common/*.c
+		cd "$OOPSLIMIT_TOP" && gcc -std=gnu11 -M recorder/oopslimit-reason.c recorder/reason-*.c recorder/dump.c recorder/dump-check.c recorder/triage-*.c common/*.c
 	} | sed 's/[ \\]/\n/g' | grep '^/usr/' | sort -u) || ok=1
 	owners=$(printf '%s\n' "$hdrs" | xargs dpkg -S 2>&1 | sed 's/: \/.*//' | tr ',' '\n' | sed 's/:.*//; s/[[:space:]]//g' | sort -u) || ok=1
 	missing=$(comm -23 <(printf '%s\n' "$owners" | grep -vxE 'libc6-dev|linux-libc-dev|libcrypt-dev|(lib)?gcc-[0-9]+(-dev)?') \
