@@ -50,7 +50,9 @@ static const char usage[] =
 	"  -t, --text FILE      write the one-screen text report to FILE\n"
 	"      --time TEXT      when the capture began (the capture kernel's clock)\n"
 	"      --capture STATUS complete, failed or skipped: how saving the dump went\n"
-	"      --dump FILE      the saved dump file, for its size\n"
+	"      --dump FILE      the saved dump file, for its size and (complete,\n"
+	"                       kdump-compressed) its pages: saved against what\n"
+	"                       the kernel used, whether free pages were left out\n"
 	"      --dump-size BYTES  its size, when it was saved elsewhere (a dump\n"
 	"                       sent to an ssh server and rebuilt there)\n"
 	"      --collector-exit N   the dump collector's exit status\n"
@@ -62,6 +64,7 @@ static const char usage[] =
 	"                       did because the dump target failed\n"
 	"      --removed NAME   an old dump directory retention removed (repeatable;\n"
 	"                       past 16, counted in a note)\n"
+	"      --collector-version V  the dump collector's version (makedumpfile -v)\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
@@ -311,6 +314,38 @@ static int write_report(const char *path, bool json, const struct ol_report *r, 
 	return ok;
 }
 
+/* A version as makedumpfile -v gives it: digits and dots, a few more. */
+static bool version_word(const char *s)
+{
+	size_t n = strspn(s, "0123456789.+~-abcdefghijklmnopqrstuvwxyz");
+
+	return n > 0 && n < 32 && s[n] == '\0' && s[0] >= '0' && s[0] <= '9';
+}
+
+/*
+ * The saved dump's page counts (a kdump-compressed file: its two bitmaps),
+ * for the capture record's judgement of what was left out (ol_pages_judge);
+ * a dump that is not here (sent to a server) or not readable is noted.
+ */
+static void saved_pages(const char *path, struct ol_report *r)
+{
+	char err[OL_TEXT];
+	struct ol_dump *d = ol_dump_open(path, err, sizeof(err));
+	uint64_t ram, saved;
+
+	if (!d) {
+		if (access(path, F_OK) == 0)
+			ol_note(r, "the saved dump's pages cannot be counted: %s", err);
+		return;
+	}
+	if (ol_dump_pages(d, &ram, &saved)) {
+		r->capture.have_pages = true;
+		r->capture.ram_pages = ram;
+		r->capture.saved_pages = saved;
+	}
+	ol_dump_close(d);
+}
+
 static bool parse_long(const char *s, long *out)
 {
 	char *end;
@@ -338,6 +373,7 @@ int main(int argc, char **argv)
 		{ "target", required_argument, NULL, 'D' },
 		{ "failure-action", required_argument, NULL, 'A' },
 		{ "removed", required_argument, NULL, 'R' },
+		{ "collector-version", required_argument, NULL, 'V' },
 		{ "follow-symlinks", no_argument, NULL, 'F' },
 		{ "settings", no_argument, NULL, 'S' },
 		{ "pstore", no_argument, NULL, 'P' },
@@ -412,6 +448,13 @@ int main(int argc, char **argv)
 			else
 				snprintf(cap->removed[cap->n_removed++], sizeof(cap->removed[0]), "%s", optarg);
 			break;
+		case 'V':
+			if (!version_word(optarg)) {
+				warnx("--collector-version takes a version such as 1.7.8, not '%s'", optarg);
+				return 2;
+			}
+			snprintf(cap->collector_version, sizeof(cap->collector_version), "%s", optarg);
+			break;
 		case 'x':
 			if (!parse_long(optarg, &cap->collector_exit)) {
 				warnx("--collector-exit takes a number, not '%s'", optarg);
@@ -484,8 +527,9 @@ int main(int argc, char **argv)
 	}
 
 	if (!cap->present && (cap->time[0] || dump || dump_size >= 0 || cap->error[0] || cap->warning[0] || cap->have_exit ||
-			       cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed)) {
-		warnx("--time, --dump, --dump-size, --error, --warning, --collector-exit, --seconds, --target, --failure-action and --removed go with --capture");
+			       cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed ||
+			       cap->collector_version[0])) {
+		warnx("--time, --dump, --dump-size, --error, --warning, --collector-exit, --seconds, --target, --failure-action, --removed and --collector-version go with --capture");
 		return 2;
 	}
 	if (!log) {
@@ -515,6 +559,8 @@ int main(int argc, char **argv)
 		cap->dump_bytes = dump_size;
 	else if (dump && stat(dump, &st) == 0)
 		cap->dump_bytes = (long long)st.st_size;
+	if (dump && !strcmp(cap->status, "complete"))
+		saved_pages(dump, &r);
 write:
 	if (!json && !text)
 		text = "-";
