@@ -155,3 +155,14 @@ void ol_report_judge(struct ol_report *r)
 		ol_signature(r->signature, sizeof(r->signature), r->reason,
 			     ol_sites_deciding(&r->sites, r->reason, r->log.origin));
 }
+
+int ol_pages_judge(const struct ol_capture *cap, uint64_t *margin)
+{
+	uint64_t used;
+
+	*margin = OL_PAGES_MARGIN(cap->ram_pages);
+	if (!cap->have_pages || !cap->have_free || cap->free_pages > cap->ram_pages)
+		return -1;
+	used = cap->ram_pages - cap->free_pages;
+	return cap->saved_pages <= used + *margin;
+}

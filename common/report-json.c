@@ -250,6 +250,26 @@ static void j_policy(struct jw *w, const struct ol_report *r)
 	close_obj(w);
 }
 
+/* The dump's pages against the kernel's count of free ones: ol_pages_judge. */
+static void j_pages(struct jw *w, const struct ol_capture *cap)
+{
+	uint64_t margin;
+	int v = ol_pages_judge(cap, &margin);
+
+	key(w, "pages");
+	if (!cap->have_pages) {
+		fputs("null", w->f);
+		return;
+	}
+	open_obj(w);
+	j_uint(w, "ram", true, cap->ram_pages);
+	j_uint(w, "free", cap->have_free, cap->free_pages);
+	j_uint(w, "saved", true, cap->saved_pages);
+	j_uint(w, "margin", true, margin);
+	j_bool(w, "free_excluded", v);
+	close_obj(w);
+}
+
 static void j_capture(struct jw *w, const struct ol_capture *cap)
 {
 	key(w, "capture");
@@ -276,6 +296,8 @@ static void j_capture(struct jw *w, const struct ol_capture *cap)
 	j_text(w, "warning", cap->warning);
 	j_text(w, "target", cap->target);
 	j_text(w, "failure_action", cap->failure_action);
+	j_text(w, "collector_version", cap->collector_version);
+	j_pages(w, cap);
 	key(w, "removed");
 	fputc('[', w->f);
 	for (int i = 0; i < cap->n_removed; i++) {

@@ -201,6 +201,27 @@ static void print_warning(FILE *f, const struct ol_report *r)
 	fprintf(f, ")\n");
 }
 
+/* The dump's pages against what the kernel used: ol_pages_judge. */
+static void print_pages(FILE *f, const struct ol_capture *cap)
+{
+	uint64_t margin;
+	int v = ol_pages_judge(cap, &margin);
+
+	if (!cap->have_pages)
+		return;
+	label(f, "PAGES");
+	fprintf(f, "%llu saved of %llu", (unsigned long long)cap->saved_pages,
+		(unsigned long long)cap->ram_pages);
+	if (cap->have_free)
+		fprintf(f, ", %llu free by the kernel's count", (unsigned long long)cap->free_pages);
+	if (v > 0)
+		fprintf(f, ": free pages left out");
+	else if (v == 0)
+		fprintf(f, ": FREE PAGES KEPT (%llu saved beyond what the kernel used)",
+			(unsigned long long)(cap->saved_pages - (cap->ram_pages - cap->free_pages)));
+	fputc('\n', f);
+}
+
 static void print_capture(FILE *f, const struct ol_capture *cap)
 {
 	label(f, "CAPTURE");
@@ -233,7 +254,12 @@ static void print_capture(FILE *f, const struct ol_capture *cap)
 		fprintf(f, "; warning: ");
 		put_text(f, cap->warning);
 	}
+	if (cap->collector_version[0]) {
+		fprintf(f, "; makedumpfile ");
+		put_text(f, cap->collector_version);
+	}
 	fputc('\n', f);
+	print_pages(f, cap);
 }
 
 /* What oopslimit-kdump applied, and what the dump says now, when they differ. */

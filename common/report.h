@@ -81,6 +81,13 @@ struct ol_capture {
 	char failure_action[16];/* reboot, poweroff, fallback: taken as the target failed */
 	int n_removed;		/* old dump directories retention removed */
 	char removed[OL_REMOVED][32];
+	char collector_version[32];	/* makedumpfile -v's, "" unknown */
+	/* what the dump holds against what the kernel used (ol_pages_judge) */
+	bool have_pages;	/* the saved dump's bitmaps were read */
+	uint64_t ram_pages;	/* the memory the dumped kernel had (1st bitmap) */
+	uint64_t saved_pages;	/* pages saved with their data (2nd bitmap, not zeros) */
+	bool have_free;		/* the kernel's own count was read */
+	uint64_t free_pages;	/* vm_zone_stat[NR_FREE_PAGES] at the panic */
 };
 
 #define OL_NOTES 16
@@ -194,6 +201,17 @@ bool ol_report_drift(const struct ol_report *r, enum ol_var_id id);
  * consistent and evidence.  Call once everything is filled in.
  */
 void ol_report_judge(struct ol_report *r);
+
+/*
+ * Whether the capture left free pages out, from the dump itself: the pages
+ * saved against those the kernel used (its memory less what it counted
+ * free), allowing OL_PAGES_MARGIN(ram) for counts that lag (per-CPU
+ * differences not yet folded in).  1: at most that many pages are saved,
+ * 0: more (free pages kept), -1: unknown (no counts).  *margin gets the
+ * allowance in pages.
+ */
+#define OL_PAGES_MARGIN(ram) ((ram) / 64 + 1024)
+int ol_pages_judge(const struct ol_capture *cap, uint64_t *margin);
 
 /* The report as aligned "LABEL: value" lines; verbose adds where each variable was found. */
 void ol_report_text(FILE *f, const struct ol_report *r, bool verbose);

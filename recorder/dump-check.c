@@ -317,6 +317,7 @@ static int scan_descriptors(struct ol_dump *d, struct stream *bits, struct strea
 			return dump_fail(err, errlen, "cannot read its page bitmap");
 		set += (uint64_t)__builtin_popcount(*b);
 	}
+	d->saved_pages = set;
 	data_start = desc_off + set * DESC_SIZE;
 	next = data_start + (zero_first ? d->page_size : 0);
 	*descs = (struct stream){ .fd = d->fd, .off = desc_off, .end = d->size };
@@ -350,6 +351,7 @@ static int scan_descriptors(struct ol_dump *d, struct stream *bits, struct strea
 					 size, d->page_size);
 		if (zero_first && off == data_start && size == d->page_size && !flags) {
 			first = false;	/* makedumpfile's one page of zeros */
+			d->saved_pages--;	/* marked, but not saved */
 			continue;
 		}
 		if (off != next) {
@@ -369,6 +371,27 @@ static int scan_descriptors(struct ol_dump *d, struct stream *bits, struct strea
 		next = off + size;
 	}
 	return 0;
+}
+
+/*
+ * The pages the 1st bitmap marks (the memory the dumped kernel had) beside
+ * those the 2nd marks (saved), for the capture record's judgement of what
+ * was left out; have_pages stays false when the bitmap cannot be read.
+ */
+static void count_bitmap1(struct ol_dump *d, struct stream *bits, uint64_t bitmap_bytes)
+{
+	uint64_t i, ram = 0;
+
+	*bits = (struct stream){ .fd = d->fd, .off = d->bitmap1_off, .end = d->bitmap1_off + bitmap_bytes };
+	for (i = 0; i < bitmap_bytes; i++) {
+		const uint8_t *b = stream_at(bits, d->bitmap1_off + i, 1);
+
+		if (!b)
+			return;
+		ram += (uint64_t)__builtin_popcount(*b);
+	}
+	d->ram_pages = ram;
+	d->have_pages = true;
 }
 
 int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err, size_t errlen)
@@ -470,6 +493,8 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 	rc = bits && descs ? scan_descriptors(d, bits, descs, bitmap_bytes, bitmap_pfns,
 					      desc_off, err, errlen)
 			   : dump_fail(err, errlen, "out of memory");
+	if (rc == 0 && d->has_bitmap1)
+		count_bitmap1(d, bits, bitmap_bytes);
 	free(bits);
 	free(descs);
 	if (rc)

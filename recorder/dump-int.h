@@ -55,6 +55,10 @@ struct ol_dump {
 	bool has_bitmap1;
 	int32_t dump_level;
 	uint64_t cut_pfn;	/* pfns from here on lie past the end of the file */
+	bool have_pages;	/* both bitmaps read: the counts below hold */
+	uint64_t ram_pages;	/* bits set in the 1st bitmap: the memory there was */
+	uint64_t saved_pages;	/* bits set in the 2nd bitmap but for the pages of
+				   zeros (all sharing one page of data): saved */
 	struct range bad[MAX_BAD];
 	size_t nbad;
 	uint64_t bad_pages;

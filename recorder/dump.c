@@ -411,6 +411,15 @@ int ol_dump_crashtime(const struct ol_dump *d, int64_t *when)
 	return 0;
 }
 
+bool ol_dump_pages(const struct ol_dump *d, uint64_t *ram, uint64_t *saved)
+{
+	if (d->fmt != FMT_KDUMP || !d->have_pages)
+		return false;
+	*ram = d->ram_pages;
+	*saved = d->saved_pages;
+	return true;
+}
+
 const char *ol_dump_damage(const struct ol_dump *d)
 {
 	return d->damage;

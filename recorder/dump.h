@@ -67,6 +67,13 @@ const char *ol_dump_damage(const struct ol_dump *d);
 /* Why the last read through ol_dump_mem() failed, "" when none did. */
 const char *ol_dump_read_error(const struct ol_dump *d);
 
+/*
+ * A kdump-compressed dump's page counts: the pages of memory its 1st bitmap
+ * marks and the pages its 2nd marks as saved.  False for an ELF dump, or
+ * one whose bitmaps could not be read.
+ */
+bool ol_dump_pages(const struct ol_dump *d, uint64_t *ram, uint64_t *saved);
+
 /* Closes the dump; d may be NULL. */
 void ol_dump_close(struct ol_dump *d);
 

@@ -52,7 +52,9 @@ static const char usage[] =
 	"  -t, --text FILE      write the one-screen text report to FILE\n"
 	"      --time TEXT      when the capture began (the capture kernel's clock)\n"
 	"      --capture STATUS complete, failed or skipped: how saving the dump went\n"
-	"      --dump FILE      the saved dump file, for its size\n"
+	"      --dump FILE      the saved dump file, for its size and (complete,\n"
+	"                       kdump-compressed) its pages: saved against what\n"
+	"                       the kernel used, whether free pages were left out\n"
 	"      --dump-size BYTES  its size, when it was saved elsewhere (a dump\n"
 	"                       sent to an ssh server and rebuilt there)\n"
 	"      --collector-exit N   the dump collector's exit status\n"
@@ -64,6 +66,7 @@ static const char usage[] =
 	"                       did because the dump target failed\n"
 	"      --removed NAME   an old dump directory retention removed (repeatable;\n"
 	"                       past 16, counted in a note)\n"
+	"      --collector-version V  the dump collector's version (makedumpfile -v)\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
@@ -280,7 +283,7 @@ static int from_dump(struct ol_report *r, const struct args *a, struct reason_ca
 	ol_log_done(&r->log);
 	counters_from_log(r);
 	ol_report_judge(r);
-	reason_capture_size(rc);
+	reason_capture_size(r, rc);
 	free(def_log);
 	return 0;
 }
@@ -303,6 +306,7 @@ int main(int argc, char **argv)
 		{ "target", required_argument, NULL, 'D' },
 		{ "failure-action", required_argument, NULL, 'A' },
 		{ "removed", required_argument, NULL, 'R' },
+		{ "collector-version", required_argument, NULL, 'V' },
 		{ "follow-symlinks", no_argument, NULL, 'F' },
 		{ "settings", no_argument, NULL, 'S' },
 		{ "pstore", no_argument, NULL, 'P' },

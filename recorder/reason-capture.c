@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "dump.h"
 #include "reason.h"
 
 bool reason_parse_long(const char *s, long *out)
@@ -20,6 +22,14 @@ bool reason_parse_long(const char *s, long *out)
 	errno = 0;
 	*out = strtol(s, &end, 10);
 	return errno == 0 && end != s && *end == '\0';
+}
+
+/* A version as makedumpfile -v gives it: digits and dots, a few more. */
+static bool version_word(const char *s)
+{
+	size_t n = strspn(s, "0123456789.+~-abcdefghijklmnopqrstuvwxyz");
+
+	return n > 0 && n < 32 && s[n] == '\0' && s[0] >= '0' && s[0] <= '9';
 }
 
 int reason_capture_option(struct reason_capture *rc, int opt, const char *arg)
@@ -72,6 +82,13 @@ int reason_capture_option(struct reason_capture *rc, int opt, const char *arg)
 		else
 			snprintf(cap->removed[cap->n_removed++], sizeof(cap->removed[0]), "%s", arg);
 		break;
+	case 'V':
+		if (!version_word(arg)) {
+			reason_warnx("--collector-version takes a version such as 1.7.8, not '%s'", arg);
+			return -1;
+		}
+		snprintf(cap->collector_version, sizeof(cap->collector_version), "%s", arg);
+		break;
 	case 'x':
 		if (!reason_parse_long(arg, &cap->collector_exit)) {
 			reason_warnx("--collector-exit takes a number, not '%s'", arg);
@@ -99,14 +116,15 @@ bool reason_capture_any(const struct reason_capture *rc)
 	const struct ol_capture *cap = rc->cap;
 
 	return cap->present || cap->time[0] || rc->dump || rc->dump_size >= 0 || cap->error[0] || cap->warning[0] ||
-	       cap->have_exit || cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed;
+	       cap->have_exit || cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed ||
+	       cap->collector_version[0];
 }
 
 bool reason_capture_check(const struct reason_capture *rc)
 {
 	if (!rc->cap->present && reason_capture_any(rc)) {
 		reason_warnx("--time, --dump, --dump-size, --error, --warning, --collector-exit, --seconds, --target, "
-			     "--failure-action and --removed go with --capture");
+			     "--failure-action, --removed and --collector-version go with --capture");
 		return false;
 	}
 	return true;
@@ -119,7 +137,31 @@ void reason_capture_note(struct ol_report *r, const struct reason_capture *rc)
 			rc->removed_more, OL_REMOVED);
 }
 
-void reason_capture_size(const struct reason_capture *rc)
+/*
+ * The saved dump's page counts (a kdump-compressed file: its two bitmaps),
+ * for the capture record's judgement of what was left out (ol_pages_judge);
+ * a dump that is not here (sent to a server) or not readable is noted.
+ */
+static void saved_pages(struct ol_report *r, const char *path)
+{
+	char err[OL_TEXT];
+	struct ol_dump *d = ol_dump_open(path, err, sizeof(err));
+	uint64_t ram, saved;
+
+	if (!d) {
+		if (access(path, F_OK) == 0)
+			ol_note(r, "the saved dump's pages cannot be counted: %s", err);
+		return;
+	}
+	if (ol_dump_pages(d, &ram, &saved)) {
+		r->capture.have_pages = true;
+		r->capture.ram_pages = ram;
+		r->capture.saved_pages = saved;
+	}
+	ol_dump_close(d);
+}
+
+void reason_capture_size(struct ol_report *r, const struct reason_capture *rc)
 {
 	struct stat st;
 
@@ -127,4 +169,6 @@ void reason_capture_size(const struct reason_capture *rc)
 		rc->cap->dump_bytes = rc->dump_size;
 	else if (rc->dump && stat(rc->dump, &st) == 0)
 		rc->cap->dump_bytes = (long long)st.st_size;
+	if (rc->dump && !strcmp(rc->cap->status, "complete"))
+		saved_pages(r, rc->dump);
 }

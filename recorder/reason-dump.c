@@ -84,6 +84,36 @@ static void find_by_kallsyms(struct ol_dump *d, struct ol_report *r, struct ol_l
 	}
 }
 
+/*
+ * For a capture's record: the free pages the kernel counted at the panic,
+ * vm_zone_stat[NR_FREE_PAGES], found through the dump's kallsyms (no
+ * VMCOREINFO line has it).  NR_FREE_PAGES is the first zone_stat_item on
+ * every kernel line read here, 5.10 to 7.x (include/linux/mmzone.h).
+ */
+static void read_free_pages(struct ol_dump *d, struct ol_report *r)
+{
+	struct ol_ksym sym = { .name = "vm_zone_stat" };
+	struct ol_kallsyms_info info;
+	char err[OL_TEXT], type;
+	uint8_t buf[8];
+	uint64_t addr;
+	int64_t v;
+
+	if (ol_kallsyms_find(ol_dump_mem(d), &sym, 1, &info, err, sizeof(err)) != 0 ||
+	    ol_ksym_pick(&sym, &addr, &type, err, sizeof(err)) != 0) {
+		ol_note(r, "the kernel's count of free pages: %s", err);
+		return;
+	}
+	if (ol_dump_mem(d)->read(ol_dump_mem(d)->ctx, addr, buf, sizeof(buf)) != 0) {
+		ol_note(r, "the kernel's count of free pages at 0x%" PRIx64 " cannot be read", addr);
+		return;
+	}
+	/* an atomic_long_t the per-CPU differences are folded into: it can dip below 0 */
+	v = (int64_t)ol_le64(buf);
+	r->capture.free_pages = v > 0 ? (uint64_t)v : 0;
+	r->capture.have_free = true;
+}
+
 struct ol_dump *reason_read_dump(const char *path, struct ol_report *r)
 {
 	struct ol_lookup look[OL_NVARS][2];
@@ -122,6 +152,8 @@ struct ol_dump *reason_read_dump(const char *path, struct ol_report *r)
 		nlook[i] = 1;
 	}
 	find_by_kallsyms(d, r, look, nlook);
+	if (r->capture.present)
+		read_free_pages(d, r);
 	for (i = 0; i < OL_NVARS; i++) {
 		ol_var_locate(r, (enum ol_var_id)i, look[i], nlook[i]);
 		if (r->var[i].found)

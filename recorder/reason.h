@@ -61,8 +61,11 @@ bool reason_capture_any(const struct reason_capture *rc);
 bool reason_capture_check(const struct reason_capture *rc);
 /* The note of removed dumps the report could not name. */
 void reason_capture_note(struct ol_report *r, const struct reason_capture *rc);
-/* The dump's size: --dump-size, else the --dump file's. */
-void reason_capture_size(const struct reason_capture *rc);
+/*
+ * The dump's size (--dump-size, else the --dump file's) and, for a complete
+ * capture saved here, its pages: saved against what the kernel used.
+ */
+void reason_capture_size(struct ol_report *r, const struct reason_capture *rc);
 
 /* --settings: "KEY SYSCTL" of each panic setting of vars.def (reason-query.c). */
 int reason_settings(void);

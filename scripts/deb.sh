@@ -106,32 +106,8 @@ awk -v s="$suite" '!/^#/ && $1 == s { f = 1 } END { exit !f }' "$releases" ||
 for tool in mmdebstrap unshare chroot; do
 	command -v "$tool" >/dev/null || die "$tool is missing: apt-get install ${tool/unshare/util-linux}"
 done
-# The host's own Debian mirror (the one serving its main component), asked for
-# another suite, as scripts/debian-kernel.sh does.
-mirror=$(host_mirror)
-[ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
-
+suite_chroot "$suite"
 chroots=$OOPSLIMIT_CACHE/chroots
-mkdir -p "$chroots"
-cache_lock "chroots/$suite"
-# The clean chroot, made again once a week so that its packages stay current.
-tarball=$chroots/$suite.tar
-made=''
-if [ -z "$(find "$tarball" -mmin -10080 2>/dev/null)" ]; then
-	say "creating the clean $suite chroot with mmdebstrap ($mirror)"
-	t0=$(now_ms)
-	tmp=$(mktemp --suffix=.tar "$chroots/.$suite.XXXXXX")
-	log=$(mktemp "$chroots/.$suite.XXXXXX.log")
-	suite_mmdebstrap "$log" "$suite" "$tmp" "deb $mirror $suite main" --mode=root --variant=buildd --format=tar || {
-		rm -f "$tmp"
-		die "mmdebstrap $suite failed (log: $log)"
-	}
-	mv "$tmp" "$tarball"
-	rm -f "$log"
-	made="made in $(since "$t0") s"
-	say "$suite chroot: $(($(stat -c %s "$tarball") / 1048576)) MiB tarball, $made"
-fi
-chroot_note="$(($(stat -c %s "$tarball") / 1048576)) MiB tarball, ${made:-made $(date -u -r "$tarball" '+%F %H:%M UTC')}"
 key=$(printf '%s %s %s\n' "$key" "$suite" "$(stat -c '%s %Y' "$tarball")" | sha256sum | cut -c1-16)
 out=$OOPSLIMIT_CACHE/debs/$suite-$key
 if [ -e "$out/done" ]; then
@@ -139,13 +115,6 @@ if [ -e "$out/done" ]; then
 	print_debs "$out"
 	exit 0
 fi
-
-# new_root DIR: DIR made a fresh copy of the clean chroot, able to resolve names
-new_root() {
-	tar -C "$1" -xf "$tarball" || die "cannot unpack $tarball"
-	rm -f "$1/etc/resolv.conf"
-	cp /etc/resolv.conf "$1/etc/resolv.conf"
-}
 
 say "$suite: building in a clean chroot (log: $chroots/$suite.build.log)"
 t_all=$(now_ms)

@@ -82,6 +82,14 @@ else
 	mirror_spec="deb $(host_mirror) $suite main"
 fi
 [ ${#debs[@]} -eq 1 ] || die "scripts/deb.sh gave no oopslimit-kdump package"
+# A newer suite's makedumpfile where the release's own gets pages of its
+# kernel wrong (the "makedumpfile" column of scripts/debian-releases)
+md_debs=()
+if [ "$(suite_field "$suite" makedumpfile)" != - ]; then
+	mapfile -t md_debs < <("$OOPSLIMIT_TOP/scripts/makedumpfile-backport.sh" "$suite") ||
+		die "cannot bring $suite a newer makedumpfile"
+	[ ${#md_debs[@]} -eq 1 ] || die "scripts/makedumpfile-backport.sh gave no package"
+fi
 
 # What the guest holds from Debian, at the versions apt offers now.
 # (linux-base and initramfs-tools: what a Debian kernel package depends on;
@@ -96,7 +104,7 @@ packages=(systemd systemd-sysv udev kmod e2fsprogs linux-base initramfs-tools ke
 versions=$(apt-cache "${apt_opts[@]}" policy "${packages[@]}" 2>/dev/null | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
 runner=$OOPSLIMIT_TOP/tests/guest-debian
 # (key_of alone first: a file it cannot read must stop the script)
-key=$(key_of "${image_debs[@]}" "${headers_debs[@]}" "${debs[@]}" "$OOPSLIMIT_TOP/scripts/debian-releases" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
+key=$(key_of "${image_debs[@]}" "${headers_debs[@]}" "${debs[@]}" "${md_debs[@]}" "$OOPSLIMIT_TOP/scripts/debian-releases" "$OOPSLIMIT_TOP"/tests/module/{Kbuild,Makefile,oopslimit_test.c} \
 	"$runner"/oopslimit-test{-run,-setup.service,.service} "$0" \
 	"$OOPSLIMIT_TOP/scripts/debian-guest.sh" "$OOPSLIMIT_TOP/scripts/qemu-run.sh")
 key=$(printf '%s\n' "$key" "$suite" "$versions" "$stock" | sha256sum | cut -c1-16)
@@ -163,6 +171,8 @@ if ! suite_mmdebstrap "$work/mmdebstrap.log" "$suite" "$work/root" "$mirror_spec
 	--customize-hook='chroot "$1" sh /oopslimit-build/in-tree.sh purge' \
 	--customize-hook="copy-in ${debs[0]} /oopslimit-build" \
 	--customize-hook="chroot \"\$1\" apt-get install -q -y --no-install-recommends /oopslimit-build/${debs[0]##*/}" \
+	${md_debs[0]:+--customize-hook="copy-in ${md_debs[0]} /oopslimit-build"} \
+	${md_debs[0]:+--customize-hook="chroot \"\$1\" apt-get install -q -y --no-install-recommends /oopslimit-build/${md_debs[0]##*/}"} \
 	--customize-hook="mkdir -p \"\$1/lib/modules/$release/extra\" \"\$1/usr/local/sbin\"" \
 	--customize-hook="cp \"\$1/oopslimit-build/module/oopslimit_test.ko\" \"\$1/lib/modules/$release/extra/\"" \
 	--customize-hook='rm -rf "$1/oopslimit-build"' \

@@ -5,7 +5,8 @@
 # defines functions and runs nothing.
 #
 # suite_field SUITE COLUMN
-#     The column (suite, release, kernel, guest, sources, releases) of the
+#     The column (suite, release, kernel, guest, sources, releases,
+#     makedumpfile) of the
 #     suite's row; stops, naming the suites there are, when it has none.
 # suite_of_release UNAME-R
 #     The suite whose "releases" pattern the kernel release matches (the
@@ -31,6 +32,15 @@
 # module_unpack FILE OUT
 #     A module file, plain, .xz, .zst or .gz, written uncompressed to OUT.
 #
+# suite_chroot SUITE
+#     The clean chroot of SUITE (mmdebstrap's "buildd" variant: essential,
+#     apt, build-essential, from the host's own mirror), kept as a tarball
+#     in OOPSLIMIT_CACHE/chroots/ and made again once a week: sets tarball
+#     and chroot_note (its size, when it was made), and holds its lock
+#     (file descriptor 8) until the script ends.
+# new_root DIR
+#     DIR made a fresh copy of that chroot (suite_chroot first), able to
+#     resolve names.
 # The release roots (scripts/deb.sh's chroots, scripts/reader-root.sh's
 # reader roots, scripts/debian-image.sh's guest trees) are made and entered
 # by these two:
@@ -58,6 +68,7 @@ suite_field() {
 	local col
 	case $2 in
 	suite) col=1 ;; release) col=2 ;; kernel) col=3 ;; guest) col=4 ;; sources) col=5 ;; releases) col=6 ;;
+	makedumpfile) col=7 ;;
 	*) die "suite_field: no column '$2'" ;;
 	esac
 	awk -v s="$1" -v c="$col" '!/^#/ && $1 == s { print $c; f = 1 } END { exit !f }' "$suite_releases" ||
@@ -66,7 +77,7 @@ suite_field() {
 
 suite_of_release() {
 	local s pat
-	while read -r s _ _ _ _ pat; do
+	while read -r s _ _ _ _ pat _; do
 		case $s in '' | '#'*) continue ;; esac
 		# shellcheck disable=SC2254  # the pattern is the table's
 		case $1 in $pat)
@@ -193,6 +204,38 @@ suite_mmdebstrap() {
 		"$suite" "$target" "$sources" >"$log" 2>&1 && return 0
 	tail -n 15 "$log" >&2
 	return 1
+}
+
+suite_chroot() {
+	local suite=$1 mirror chroots t0 tmp log made=''
+	chroots=$OOPSLIMIT_CACHE/chroots
+	mkdir -p "$chroots"
+	cache_lock "chroots/$suite"
+	tarball=$chroots/$suite.tar
+	if [ -z "$(find "$tarball" -mmin -10080 2>/dev/null)" ]; then
+		mirror=$(host_mirror)
+		[ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
+		say "creating the clean $suite chroot with mmdebstrap ($mirror)"
+		t0=$(now_ms)
+		tmp=$(mktemp --suffix=.tar "$chroots/.$suite.XXXXXX")
+		log=$(mktemp "$chroots/.$suite.XXXXXX.log")
+		suite_mmdebstrap "$log" "$suite" "$tmp" "deb $mirror $suite main" --mode=root --variant=buildd --format=tar || {
+			rm -f "$tmp"
+			die "mmdebstrap $suite failed (log: $log)"
+		}
+		mv "$tmp" "$tarball"
+		rm -f "$log"
+		made="made in $(since "$t0") s"
+		say "$suite chroot: $(($(stat -c %s "$tarball") / 1048576)) MiB tarball, $made"
+	fi
+	# shellcheck disable=SC2034  # the caller's
+	chroot_note="$(($(stat -c %s "$tarball") / 1048576)) MiB tarball, ${made:-made $(date -u -r "$tarball" '+%F %H:%M UTC')}"
+}
+
+new_root() {
+	tar -C "$1" -xf "$tarball" || die "cannot unpack $tarball"
+	rm -f "$1/etc/resolv.conf"
+	cp /etc/resolv.conf "$1/etc/resolv.conf"
 }
 
 root_run() {

@@ -302,6 +302,9 @@ check_reports() {
 			check_vmcoreinfo || bad=1 ;;
 		esac
 	done <"$f"
+	if grep -q '^expect[[:space:]]\{1,\}walks' "$f"; then
+		check_walks "$f" || bad=1
+	fi
 	return $bad
 }
 
@@ -328,4 +331,52 @@ check_vmcoreinfo() {
 		fi
 	done
 	return $ok
+}
+
+# check_walks F: the readers' walks of the dump's memory (expect walks):
+# crash's "kmem -s" and "foreach bt" in the release's crash (not where crash
+# stopped at start-up: crash_session fell back to --minimal, which has
+# neither), drgn's slab and task walks; any page left out that they read
+# fails.
+check_walks() {
+	local f=$1 out=$run_dir/walks in_root=() rr bad=0 rc
+	mkdir -p "$out"
+	rr=$(reader_release "$f")
+	[ -z "$rr" ] || in_root=("$OOPSLIMIT_TOP/scripts/reader-root.sh" -r "${reader_roots[$rr]}")
+	if [ -z "$read_vmlinux" ]; then
+		flag "$name: expect walks: no vmlinux for the readers"
+		return 1
+	fi
+	if [ -e "$run_dir/crash/log.full" ]; then
+		note "$name: crash's walks: none (crash stopped at start-up on this kernel; see crash -x oopslimit)"
+	else
+		printf '%s\n' "kmem -s > $out/kmem" "foreach bt > $out/bt" "eval 6*7 > $out/alive" q >"$out/cmd"
+		rc=0
+		# shellcheck disable=SC2046 # crash's arguments are words
+		"${in_root[@]}" crash -s -x $(sed -n 's/^crash[[:space:]]\{1,\}//p' "$f" | grep . || echo --kaslr auto) \
+			"$read_vmlinux" "$read_dump" -i "$out/cmd" </dev/null >"$out/crash.log" 2>&1 || rc=$?
+		touch "$out/kmem" "$out/bt" "$out/alive"
+		if [ $rc -ne 0 ] || ! grep -q 'decimal: 42' "$out/alive"; then
+			flag "$name: crash's walks ended with status $rc: $(tail -n 2 "$out/crash.log" | tr '\n' ' ')"
+			bad=1
+		elif grep -Eqi 'page excluded|seek error|read error|invalid' "$out/kmem" "$out/bt" "$out/crash.log"; then
+			flag "$name: crash met pages left out: $(grep -Ehi -m1 'page excluded|seek error|read error|invalid' "$out/kmem" "$out/bt" "$out/crash.log" | head -n 1)"
+			bad=1
+		else
+			note "$name: crash's walks: kmem -s $(grep -c . "$out/kmem") caches, foreach bt $(grep -c '^PID:' "$out/bt") tasks, no page left out"
+		fi
+	fi
+	rc=0
+	"${in_root[@]}" /usr/bin/python3 "$OOPSLIMIT_TOP/tests/drgn-walks.py" "$read_dump" "$read_vmlinux" \
+		>"$out/drgn.json" 2>"$out/drgn.err" || rc=$?
+	if [ $rc -eq 2 ] || ! jq -e . "$out/drgn.json" >/dev/null 2>&1; then
+		flag "$name: drgn's walks could not run: $(tail -n 1 "$out/drgn.err")"
+		return 1
+	fi
+	note "$name: drgn $(jq -r .drgn "$out/drgn.json")'s walks: $(jq -r '"\(.slabs) slabs (\(.tail_pages) tail pages, \(.slab_bytes) bytes) read, \(.slab_faults) failed; \(.tasks) tasks, \(.frames) frames, \(.task_faults) failed"' "$out/drgn.json")"
+	if [ $rc -ne 0 ]; then
+		flag "$name: drgn met pages left out: $(jq -r '.faults | join("; ")' "$out/drgn.json")"
+		bad=1
+	fi
+	return $bad
 }

@@ -141,6 +141,11 @@
 #                         drgn's offset is always the one the kernel printed
 #   expect vmcoreinfo     the dump's VMCOREINFO has the SYMBOL() lines of
 #                         patches/oopslimit/ at System.map + the KASLR offset
+#   expect walks          the readers walk the dump's memory and meet no page
+#                         left out that they need: crash's "kmem -s" and
+#                         "foreach bt" (where crash opens the dump whole),
+#                         drgn's slab walk (every slab read back, its tail
+#                         pages with it) and task walk (tests/drgn-walks.py)
 #
 # Every dump is also read by every reader that can, and the run fails unless
 # each report validates against common/report.schema.json, the reports agree
@@ -266,7 +271,7 @@ scenario_validate() {
 		drgn) [ "$rest" = no ] || die "$f:$n: drgn takes 'no'" ;;
 		expect)
 			case ${rest%% *} in
-			record | panic | survived | count | vmcoreinfo | sys | refused) ;;
+			record | panic | survived | count | vmcoreinfo | sys | refused | walks) ;;
 			line)
 				[[ $rest =~ ^line\ . ]] || die "$f:$n: expect line TEXT" ;;
 			report | reason | recorder | crash | captured | text | textin)

@@ -146,6 +146,10 @@ static_checks() {
 	# (tests/unit/dump-server.sh, tests/unit/net).
 	unit_script dump-server "dump server" "oopslimit-receive's requests and refusals, the route to the server"
 
+	# The kernel/makedumpfile pairs, the masked dump level, makedumpfile's
+	# log without its progress bar (tests/unit/makedumpfile-pairs.sh).
+	unit_script makedumpfile-pairs "makedumpfile pairs" "the pairs matched, the level masked, check's line, the log"
+
 	# The unit tests: each with all of common/ and crash-ext's plain C part.
 	for u in "$OOPSLIMIT_TOP"/tests/unit/*-test.c; do
 		local base=${u##*/}

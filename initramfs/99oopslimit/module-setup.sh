@@ -213,6 +213,7 @@ install() {
 	inst "$reason" /usr/sbin/oopslimit-reason
 	inst_simple "$lib" /usr/lib/oopslimit/oopslimit-lib.sh
 	inst_simple "${lib%/*}/oopslimit-store.sh" /usr/lib/oopslimit/oopslimit-store.sh
+	inst_simple "${lib%/*}/oopslimit-makedumpfile.sh" /usr/lib/oopslimit/oopslimit-makedumpfile.sh
 	inst_script "$moddir/oopslimit-capture.sh" /usr/sbin/oopslimit-capture
 	inst_script "$moddir/oopslimit-init.sh" /init
 	mkdir -p "$initdir/proc" "$initdir/sys" "$initdir/dev" "$initdir/tmp" "$initdir/run" "$initdir/etc/oopslimit"

@@ -72,6 +72,10 @@ say() {
 . /usr/lib/oopslimit/oopslimit-lib.sh
 # shellcheck source=../../kdump/oopslimit-store.sh
 . /usr/lib/oopslimit/oopslimit-store.sh
+# makedumpfile's version for the report, its messages without the progress bar
+# shellcheck source=../../kdump/oopslimit-makedumpfile.sh
+. /usr/lib/oopslimit/oopslimit-makedumpfile.sh
+md_version=$(ol_md_version)
 # shellcheck disable=SC2046  # words, not lines: that is how the kernel splits it
 ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
@@ -193,7 +197,7 @@ report() {
 	if [ -n "${dir:-}" ]; then
 		# shellcheck disable=SC2086  # --removed NAME pairs: names without blanks
 		oopslimit-reason -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
-			--time "$crash_time" --target "$where" $removed "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
+			--time "$crash_time" --target "$where" $removed ${md_version:+--collector-version "$md_version"} "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
 		to_console <"$dir/reason.txt"
 	else
 		log=''
@@ -201,7 +205,7 @@ report() {
 			log=$work/vmcore-dmesg.txt
 		fi
 		# without the log, the recorder reads the dump's own ring buffer
-		json=$(oopslimit-reason ${log:+-l "$log"} -j - --time "$crash_time" "$@" /proc/vmcore)
+		json=$(oopslimit-reason ${log:+-l "$log"} -j - --time "$crash_time" ${md_version:+--collector-version "$md_version"} "$@" /proc/vmcore)
 		printf '%s\n' "$json" | to_console
 		# what failed first: it is what the next boot prints, even if the
 		# recorder could not run
@@ -245,7 +249,7 @@ md_seconds() {
 
 # md_tail: its last lines on the console.
 md_tail() {
-	[ -z "$mdlog" ] || tail -n 3 "$mdlog" 2>/dev/null | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
+	[ -z "$mdlog" ] || ol_md_messages <"$mdlog" 2>/dev/null | tail -n 3 | sed 's/^/oopslimit-capture: makedumpfile: /' >/dev/console
 }
 
 # md_doubts: what it warned of while it still saved the dump ("The kernel
@@ -365,7 +369,8 @@ save_fs() {
 		rc=2
 	fi
 	# makedumpfile's own messages, for triage (best effort: the target may be full)
-	[ -z "$mdlog" ] || ol_write_atomic "$dir/makedumpfile.log" <"$mdlog" 2>/dev/null || rm -f "$dir/makedumpfile.log"
+	[ -z "$mdlog" ] || ol_md_messages <"$mdlog" | ol_write_atomic "$dir/makedumpfile.log" 2>/dev/null ||
+		rm -f "$dir/makedumpfile.log"
 	return $rc
 }
 
@@ -506,7 +511,7 @@ save_ssh() {
 	rc=$(cat "$work/makedumpfile.rc" 2>/dev/null) || rc=1
 	secs=$(md_seconds "$t0" "$(date +%s%N)")
 	md_tail
-	cp "$mdlog" "$dir/makedumpfile.log" 2>/dev/null
+	ol_md_messages <"$mdlog" >"$dir/makedumpfile.log" 2>/dev/null
 	bytes=$(sed -n 's/^saved \([0-9][0-9]*\)$/\1/p' "$work/receive.out")
 	if [ "$rc" = 0 ] && [ "$src" -eq 0 ] && [ -n "$bytes" ]; then
 		pruned <"$work/receive.out"

@@ -345,6 +345,29 @@ static void test_settings(void)
 }
 
 /* The policy oopslimit-kdump applied (its log line) against the dump's settings. */
+/* The capture's judgement of free pages (ol_pages_judge), at its bounds. */
+static void test_pages(void)
+{
+	struct ol_capture c = { .have_pages = true, .ram_pages = 196608, .have_free = true, .free_pages = 140000 };
+	uint64_t margin, used = 196608 - 140000;
+
+	c.saved_pages = used + 196608 / 64 + 1024;
+	ok(ol_pages_judge(&c, &margin) == 1 && margin == 196608 / 64 + 1024,
+	   "pages: saved = used + margin: free pages left out");
+	c.saved_pages++;
+	ok(ol_pages_judge(&c, &margin) == 0, "pages: one more: free pages kept");
+	c.saved_pages = 7000;
+	ok(ol_pages_judge(&c, &margin) == 1, "pages: far fewer saved than used (zero, cache, user pages out): left out");
+	c.have_free = false;
+	ok(ol_pages_judge(&c, &margin) == -1, "pages: the kernel's count unread: unknown");
+	c.have_free = true;
+	c.free_pages = c.ram_pages + 1;
+	ok(ol_pages_judge(&c, &margin) == -1, "pages: more free than memory: unknown");
+	c.have_pages = false;
+	c.free_pages = 1;
+	ok(ol_pages_judge(&c, &margin) == -1, "pages: no bitmaps (an ELF dump, a dump sent away): unknown");
+}
+
 static void test_policy(void)
 {
 	static const char *const lines[] = {
@@ -760,6 +783,7 @@ int main(int argc, char **argv)
 	test_crashed();
 	test_settings();
 	test_policy();
+	test_pages();
 	test_odd();
 	test_capture();
 	test_checks();
