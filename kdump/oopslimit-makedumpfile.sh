@@ -29,7 +29,8 @@
 #                               ol_collector (ol_md_kernel, ol_md_installed)
 #   ol_md_messages              standard input, makedumpfile's output, with
 #                               each progress bar's frames (joined by
-#                               carriage returns) down to the last one
+#                               carriage returns) down to its last one,
+#                               blank lines dropped
 
 ol_md_version() {
 	"${1:-makedumpfile}" -v 2>&1 </dev/null |
@@ -121,10 +122,25 @@ ol_md_guard() {
 	EOF
 }
 
-# (each line as a terminal shows it once written: what follows its last
-# carriage return; a progress bar's frames each begin with one)
+# (sh, tr: what the capture image has; a frame is "NAME : [ 12.3 %] ...",
+# and the frames of one bar follow each other)
 ol_md_messages() {
-	sed 's/\r*$//; s/.*\r//'
+	tr '\r' '\n' | {
+		_ol_bar='' _ol_frame=''
+		while IFS= read -r _ol_line; do
+			case $_ol_line in
+			'') continue ;;
+			*': ['*'%]'*)
+				[ "${_ol_line%%:*}" = "$_ol_bar" ] || [ -z "$_ol_frame" ] || printf '%s\n' "$_ol_frame"
+				_ol_bar=${_ol_line%%:*} _ol_frame=$_ol_line ;;
+			*)
+				[ -z "$_ol_frame" ] || printf '%s\n' "$_ol_frame"
+				_ol_bar='' _ol_frame=''
+				printf '%s\n' "$_ol_line" ;;
+			esac
+		done
+		[ -z "$_ol_frame" ] || printf '%s\n' "$_ol_frame"
+	}
 }
 
 # ol_md_apply TABLE: the pairs for the kernel that runs here (the one whose

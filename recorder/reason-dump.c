@@ -267,7 +267,15 @@ static bool take_back(struct ol_report *r, struct ol_report *back, const char **
 	back->program = r->program;
 	back->reason = r->reason;
 	back->log.reason = r->log.reason;
-	back->capture = r->capture;
+	/* the capture record is the caller's, but for the kernel's count of free pages */
+	{
+		bool have_free = back->capture.have_free;
+		uint64_t free_pages = back->capture.free_pages;
+
+		back->capture = r->capture;
+		back->capture.have_free = have_free;
+		back->capture.free_pages = free_pages;
+	}
 	*r = *back;
 	return true;
 }
