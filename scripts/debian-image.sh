@@ -134,10 +134,15 @@ cleanup() {
 trap cleanup EXIT
 t0=$(now_ms)
 
-# What runs inside the tree: the kernel installed from its packages; the
-# test module built against its headers with the release's compiler; the
-# headers and the compiler purged again.
-cat >"$work/in-tree.sh" <<EOF
+# The tree and its disk image, before the first boot (no guest boots for
+# it): kept beside the image as IMAGE.tree, so that a first boot that fails
+# or is not wanted yet does not make it again.  OOPSLIMIT_IMAGE_TREE=1
+# stops there and prints that directory.
+build_tree() {
+	# What runs inside the tree: the kernel installed from its packages; the
+	# test module built against its headers with the release's compiler; the
+	# headers and the compiler purged again.
+	cat >"$work/in-tree.sh" <<EOF
 set -e
 case \$1 in
 kernel) apt-get install -q -y --no-install-recommends /oopslimit-build/kernel/*.deb ;;
@@ -150,62 +155,74 @@ purge)
 	apt-get clean ;;
 esac
 EOF
-say "building the $suite tree with mmdebstrap (log: $work/mmdebstrap.log)"
-include=$(
-	IFS=,
-	echo "${packages[*]}"
-)
-mkdir -p "$work/root"
-# shellcheck disable=SC2016  # mmdebstrap's hooks expand $1, the tree, themselves
-if ! suite_mmdebstrap "$work/mmdebstrap.log" "$suite" "$work/root" "$mirror_spec" --variant=minbase --include="$include" \
-	--setup-hook="mkdir -p \"\$1/var/cache/apt/archives\" && { cp $archives/*.deb \"\$1/var/cache/apt/archives/\" 2>/dev/null || true; }" \
-	--customize-hook="mkdir -p \"\$1/oopslimit-build/kernel\" \"\$1/oopslimit-build/headers\" \"\$1/oopslimit-build/module\"" \
-	--customize-hook="copy-in ${image_debs[*]} /oopslimit-build/kernel" \
-	--customize-hook="copy-in ${headers_debs[*]} /oopslimit-build/headers" \
-	--customize-hook="copy-in $OOPSLIMIT_TOP/tests/module/Kbuild $OOPSLIMIT_TOP/tests/module/Makefile $OOPSLIMIT_TOP/tests/module/oopslimit_test.c /oopslimit-build/module" \
-	--customize-hook="copy-in $work/in-tree.sh /oopslimit-build" \
-	--customize-hook='chroot "$1" sh /oopslimit-build/in-tree.sh kernel' \
-	--customize-hook="chroot \"\$1\" sh /oopslimit-build/in-tree.sh module >\"$work/module.log\" 2>&1" \
-	--customize-hook="cp \"\$1/oopslimit-build/module/compiler\" \"$work/module.compiler\"" \
-	--customize-hook="cp \"\$1\"/var/cache/apt/archives/*.deb $archives/ 2>/dev/null || true" \
-	--customize-hook='chroot "$1" sh /oopslimit-build/in-tree.sh purge' \
-	--customize-hook="copy-in ${debs[0]} /oopslimit-build" \
-	--customize-hook="chroot \"\$1\" apt-get install -q -y --no-install-recommends /oopslimit-build/${debs[0]##*/}" \
-	${md_debs[0]:+--customize-hook="copy-in ${md_debs[0]} /oopslimit-build"} \
-	${md_debs[0]:+--customize-hook="chroot \"\$1\" apt-get install -q -y --no-install-recommends /oopslimit-build/${md_debs[0]##*/}"} \
-	--customize-hook="mkdir -p \"\$1/lib/modules/$release/extra\" \"\$1/usr/local/sbin\"" \
-	--customize-hook="cp \"\$1/oopslimit-build/module/oopslimit_test.ko\" \"\$1/lib/modules/$release/extra/\"" \
-	--customize-hook='rm -rf "$1/oopslimit-build"' \
-	--customize-hook="chroot \"\$1\" depmod -a $release" \
-	--customize-hook="copy-in $runner/oopslimit-test-run /usr/local/sbin" \
-	--customize-hook="copy-in $runner/oopslimit-test-setup.service $runner/oopslimit-test.service /etc/systemd/system" \
-	--customize-hook='chroot "$1" systemctl enable oopslimit-test-setup.service oopslimit-test.service' \
-	--customize-hook='for u in ssh.service ssh.socket nfs-server.service rpcbind.service rpcbind.socket; do ! chroot "$1" systemctl -q is-enabled "$u" 2>/dev/null || chroot "$1" systemctl -q disable "$u" || exit 1; done' \
-	--customize-hook='echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$1/etc/fstab"' \
-	--customize-hook='echo oopslimit-debian >"$1/etc/hostname"' \
-	--customize-hook='chroot "$1" passwd -d root'; then
-	[ ! -s "$work/module.log" ] || tail -n 5 "$work/module.log" >&2
-	die "mmdebstrap failed to build the $suite tree"
-fi
-kernel_image=$work/root/boot/vmlinuz-$release
-# (Debian 14: the image lives in the modules directory)
-[ -r "$kernel_image" ] || kernel_image=$work/root/usr/lib/modules/$release/vmlinuz
-[ -r "$kernel_image" ] || die "the tree has no /boot/vmlinuz-$release"
-[ -r "$work/root/boot/initrd.img-$release" ] || die "the tree has no /boot/initrd.img-$release"
-[ -x "$work/root/usr/sbin/oopslimit-kdump" ] || die "the tree lacks oopslimit-kdump"
+	say "building the $suite tree with mmdebstrap (log: $work/mmdebstrap.log)"
+	include=$(
+		IFS=,
+		echo "${packages[*]}"
+	)
+	mkdir -p "$work/root"
+	# shellcheck disable=SC2016  # mmdebstrap's hooks expand $1, the tree, themselves
+	if ! suite_mmdebstrap "$work/mmdebstrap.log" "$suite" "$work/root" "$mirror_spec" --variant=minbase --include="$include" \
+		--setup-hook="mkdir -p \"\$1/var/cache/apt/archives\" && { cp $archives/*.deb \"\$1/var/cache/apt/archives/\" 2>/dev/null || true; }" \
+		--customize-hook="mkdir -p \"\$1/oopslimit-build/kernel\" \"\$1/oopslimit-build/headers\" \"\$1/oopslimit-build/module\"" \
+		--customize-hook="copy-in ${image_debs[*]} /oopslimit-build/kernel" \
+		--customize-hook="copy-in ${headers_debs[*]} /oopslimit-build/headers" \
+		--customize-hook="copy-in $OOPSLIMIT_TOP/tests/module/Kbuild $OOPSLIMIT_TOP/tests/module/Makefile $OOPSLIMIT_TOP/tests/module/oopslimit_test.c /oopslimit-build/module" \
+		--customize-hook="copy-in $work/in-tree.sh /oopslimit-build" \
+		--customize-hook='chroot "$1" sh /oopslimit-build/in-tree.sh kernel' \
+		--customize-hook="chroot \"\$1\" sh /oopslimit-build/in-tree.sh module >\"$work/module.log\" 2>&1" \
+		--customize-hook="cp \"\$1/oopslimit-build/module/compiler\" \"$work/module.compiler\"" \
+		--customize-hook="cp \"\$1\"/var/cache/apt/archives/*.deb $archives/ 2>/dev/null || true" \
+		--customize-hook='chroot "$1" sh /oopslimit-build/in-tree.sh purge' \
+		--customize-hook="copy-in ${debs[0]} /oopslimit-build" \
+		--customize-hook="chroot \"\$1\" apt-get install -q -y --no-install-recommends /oopslimit-build/${debs[0]##*/}" \
+		${md_debs[0]:+--customize-hook="copy-in ${md_debs[0]} /oopslimit-build"} \
+		${md_debs[0]:+--customize-hook="chroot \"\$1\" apt-get install -q -y --no-install-recommends /oopslimit-build/${md_debs[0]##*/}"} \
+		--customize-hook="mkdir -p \"\$1/lib/modules/$release/extra\" \"\$1/usr/local/sbin\"" \
+		--customize-hook="cp \"\$1/oopslimit-build/module/oopslimit_test.ko\" \"\$1/lib/modules/$release/extra/\"" \
+		--customize-hook='rm -rf "$1/oopslimit-build"' \
+		--customize-hook="chroot \"\$1\" depmod -a $release" \
+		--customize-hook="copy-in $runner/oopslimit-test-run /usr/local/sbin" \
+		--customize-hook="copy-in $runner/oopslimit-test-setup.service $runner/oopslimit-test.service /etc/systemd/system" \
+		--customize-hook='chroot "$1" systemctl enable oopslimit-test-setup.service oopslimit-test.service' \
+		--customize-hook='for u in ssh.service ssh.socket nfs-server.service rpcbind.service rpcbind.socket; do ! chroot "$1" systemctl -q is-enabled "$u" 2>/dev/null || chroot "$1" systemctl -q disable "$u" || exit 1; done' \
+		--customize-hook='echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$1/etc/fstab"' \
+		--customize-hook='echo oopslimit-debian >"$1/etc/hostname"' \
+		--customize-hook='chroot "$1" passwd -d root'; then
+		[ ! -s "$work/module.log" ] || tail -n 5 "$work/module.log" >&2
+		die "mmdebstrap failed to build the $suite tree"
+	fi
+	kernel_image=$work/root/boot/vmlinuz-$release
+	# (Debian 14: the image lives in the modules directory)
+	[ -r "$kernel_image" ] || kernel_image=$work/root/usr/lib/modules/$release/vmlinuz
+	[ -r "$kernel_image" ] || die "the tree has no /boot/vmlinuz-$release"
+	[ -r "$work/root/boot/initrd.img-$release" ] || die "the tree has no /boot/initrd.img-$release"
+	[ -x "$work/root/usr/sbin/oopslimit-kdump" ] || die "the tree lacks oopslimit-kdump"
 
+	mkdir -p "$work/image"
+	cp "$kernel_image" "$work/image/vmlinuz"
+	cp "$work/root/boot/initrd.img-$release" "$work/image/initrd.img"
+	echo "$release" >"$work/image/kernelrelease"
+	echo "$suite" >"$work/image/suite"
+	cp "$work/module.compiler" "$work/image/module.compiler"
+	ln -s "$stock" "$work/image/stock"
+	# Room for the system (about 500 MB), the capture images and a few dumps.
+	mkfs.ext4 -q -F -L debian-root -d "$work/root" "$work/image/disk.img" 3G >"$work/mkfs.log" 2>&1 ||
+		die "mkfs.ext4 -d failed: $(tail -n 2 "$work/mkfs.log" | tr '\n' ' ')"
+	rm -rf "$work/root"
+	rm -rf "$tree"
+	mv "$work/image" "$tree"
+	say "tree and disk image in $(since "$t0") s"
+}
+tree=$out.tree
+[ -e "$tree/disk.img" ] || build_tree
+if [ -n "${OOPSLIMIT_IMAGE_TREE:-}" ]; then
+	printf '%s\n' "$tree"
+	exit 0
+fi
 mkdir -p "$work/image"
-cp "$kernel_image" "$work/image/vmlinuz"
-cp "$work/root/boot/initrd.img-$release" "$work/image/initrd.img"
-echo "$release" >"$work/image/kernelrelease"
-echo "$suite" >"$work/image/suite"
-cp "$work/module.compiler" "$work/image/module.compiler"
-ln -s "$stock" "$work/image/stock"
-# Room for the system (about 500 MB), the capture images and a few dumps.
-mkfs.ext4 -q -F -L debian-root -d "$work/root" "$work/image/disk.img" 3G >"$work/mkfs.log" 2>&1 ||
-	die "mkfs.ext4 -d failed: $(tail -n 2 "$work/mkfs.log" | tr '\n' ' ')"
-rm -rf "$work/root"
-say "tree and disk image in $(since "$t0") s; first boot (the capture initramfs is built there)"
+cp -a --sparse=always "$tree/." "$work/image/"
+say "the $suite guest's first boot (the capture initramfs is built there)"
 
 # The first boot, as after an install: the unit builds the capture image and
 # loads it.
@@ -220,5 +237,6 @@ mv "$work/first/disk.img" "$work/image/disk.img"
 cp "$work/first/results" "$work/image/first-boot.results"
 rm -rf "$out"
 mv "$work/image" "$out"
+rm -rf "$tree"
 say "the $suite guest image is ready in $(since "$t0") s: $(du -sh --apparent-size "$out/disk.img" | cut -f1) apparent, $(du -sh "$out/disk.img" | cut -f1) used"
 printf '%s\n' "$out"
