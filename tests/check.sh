@@ -415,7 +415,6 @@ tier_families=(
 	"a refusal|^expect[[:space:]]+kdump load => [1-9]"
 	"an old kernel line (5.10)|^kernel[[:space:]]+debian:bullseye"
 	"the newest kernel line|^kernel[[:space:]]+debian:sid"
-	"free memory holding data, the dump's pages walked|^step[[:space:]]+fill && ^expect[[:space:]]+walks"
 )
 # tier_check: every scenario names its tier; each family has a "tier test" one.
 tier_check() {
