@@ -250,6 +250,24 @@ baseline_dir=''
 scenario_setup >&2
 # (a comment of the run, not a note of its first test)
 printf '# verifying %s (%s) with %d scenarios in the %s guest\n' "$release" "${debdir:-$bz}" ${#scenarios[@]} $guest
+if [ $guest = debian ]; then
+	# A kernel/makedumpfile pair known to get pages wrong (kdump/makedumpfile-pairs),
+	# for this kernel and the guest's makedumpfile, as installed in its image:
+	# one line each, with its fix, as "oopslimit-kdump check" says it there.
+	md_version=$(debugfs -R 'cat /var/lib/dpkg/status' "$debian_image/disk.img" 2>/dev/null |
+		awk '/^Package: / { p = $2 } p == "makedumpfile" && /^Version: / { print $2; exit }' |
+		sed 's/^[0-9]*://; s/-[^-]*$//')
+	# shellcheck source=../kdump/oopslimit-makedumpfile.sh
+	. "$OOPSLIMIT_TOP/kdump/oopslimit-makedumpfile.sh"
+	ol_md_guard "$OOPSLIMIT_TOP/kdump/makedumpfile-pairs" "$release" "$md_version" -d,31
+	if [ -z "$md_version" ]; then
+		printf '# the guest'"'"'s makedumpfile: its version cannot be read from %s\n' "$debian_image/disk.img"
+	elif [ -n "$ol_md_lines" ]; then
+		printf '%s\n' "$ol_md_lines" | sed 's/^/# warning: /'
+	else
+		printf '# the guest'"'"'s makedumpfile %s: no pair of kdump/makedumpfile-pairs holds for %s\n' "$md_version" "$release"
+	fi
+fi
 
 # (OOPSLIMIT_JOBS at a time, a core each by default)
 run_scenarios "${scenarios[@]}"
