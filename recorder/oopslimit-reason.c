@@ -67,6 +67,9 @@ static const char usage[] =
 	"      --removed NAME   an old dump directory retention removed (repeatable;\n"
 	"                       past 16, counted in a note)\n"
 	"      --collector-version V  the dump collector's version (makedumpfile -v)\n"
+	"      --collector-note TEXT  what is known of the collector on this kernel\n"
+	"                       (a line of makedumpfile-pairs), for the notes\n"
+	"                       (repeatable, up to 4)\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"
@@ -307,6 +310,7 @@ int main(int argc, char **argv)
 		{ "failure-action", required_argument, NULL, 'A' },
 		{ "removed", required_argument, NULL, 'R' },
 		{ "collector-version", required_argument, NULL, 'V' },
+		{ "collector-note", required_argument, NULL, 'N' },
 		{ "follow-symlinks", no_argument, NULL, 'F' },
 		{ "settings", no_argument, NULL, 'S' },
 		{ "pstore", no_argument, NULL, 'P' },

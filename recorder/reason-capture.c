@@ -89,6 +89,16 @@ int reason_capture_option(struct reason_capture *rc, int opt, const char *arg)
 		}
 		snprintf(cap->collector_version, sizeof(cap->collector_version), "%s", arg);
 		break;
+	case 'N':
+		/* a line of makedumpfile-pairs' (oopslimit-makedumpfile.sh): one
+		 * line of text, as a note says it */
+		if (rc->n_collector_note == (int)(sizeof(rc->collector_note) / sizeof(rc->collector_note[0])) ||
+		    !*arg || strlen(arg) >= OL_NOTE || strpbrk(arg, "\n\r")) {
+			reason_warnx("--collector-note takes up to 4 lines of text, each shorter than %d bytes", OL_NOTE);
+			return -1;
+		}
+		rc->collector_note[rc->n_collector_note++] = arg;
+		break;
 	case 'x':
 		if (!reason_parse_long(arg, &cap->collector_exit)) {
 			reason_warnx("--collector-exit takes a number, not '%s'", arg);
@@ -117,14 +127,14 @@ bool reason_capture_any(const struct reason_capture *rc)
 
 	return cap->present || cap->time[0] || rc->dump || rc->dump_size >= 0 || cap->error[0] || cap->warning[0] ||
 	       cap->have_exit || cap->have_seconds || cap->target[0] || cap->failure_action[0] || cap->n_removed ||
-	       cap->collector_version[0];
+	       cap->collector_version[0] || rc->n_collector_note;
 }
 
 bool reason_capture_check(const struct reason_capture *rc)
 {
 	if (!rc->cap->present && reason_capture_any(rc)) {
 		reason_warnx("--time, --dump, --dump-size, --error, --warning, --collector-exit, --seconds, --target, "
-			     "--failure-action, --removed and --collector-version go with --capture");
+			     "--failure-action, --removed, --collector-version and --collector-note go with --capture");
 		return false;
 	}
 	return true;
@@ -132,6 +142,10 @@ bool reason_capture_check(const struct reason_capture *rc)
 
 void reason_capture_note(struct ol_report *r, const struct reason_capture *rc)
 {
+	int i;
+
+	for (i = 0; i < rc->n_collector_note; i++)
+		ol_note(r, "%s", rc->collector_note[i]);
 	if (rc->removed_more)
 		ol_note(r, "retention removed %d more old dumps than capture.removed lists (it holds %d names)",
 			rc->removed_more, OL_REMOVED);

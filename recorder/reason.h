@@ -51,6 +51,8 @@ struct reason_capture {
 	const char *dump;	/* --dump */
 	long dump_size;		/* --dump-size, or -1 */
 	int removed_more;	/* --removed names past what the report holds */
+	const char *collector_note[4];	/* --collector-note, for the report's notes */
+	int n_collector_note;
 };
 /* 1 when opt (its getopt value) is a capture option, taken; 0 when it is
  * not one; -1 on a bad value (said). */
@@ -59,7 +61,8 @@ int reason_capture_option(struct reason_capture *rc, int opt, const char *arg);
 bool reason_capture_any(const struct reason_capture *rc);
 /* False (said) when capture options came without --capture. */
 bool reason_capture_check(const struct reason_capture *rc);
-/* The note of removed dumps the report could not name. */
+/* The notes of the capture: removed dumps the report could not name, and
+ * what the project knows of the collector on this kernel (--collector-note). */
 void reason_capture_note(struct ol_report *r, const struct reason_capture *rc);
 /*
  * The dump's size (--dump-size, else the --dump file's) and, for a complete

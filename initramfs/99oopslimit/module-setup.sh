@@ -214,6 +214,7 @@ install() {
 	inst_simple "$lib" /usr/lib/oopslimit/oopslimit-lib.sh
 	inst_simple "${lib%/*}/oopslimit-store.sh" /usr/lib/oopslimit/oopslimit-store.sh
 	inst_simple "${lib%/*}/oopslimit-makedumpfile.sh" /usr/lib/oopslimit/oopslimit-makedumpfile.sh
+	inst_simple "${lib%/*}/makedumpfile-pairs" /usr/lib/oopslimit/makedumpfile-pairs
 	inst_script "$moddir/oopslimit-capture.sh" /usr/sbin/oopslimit-capture
 	inst_script "$moddir/oopslimit-init.sh" /init
 	mkdir -p "$initdir/proc" "$initdir/sys" "$initdir/dev" "$initdir/tmp" "$initdir/run" "$initdir/etc/oopslimit"

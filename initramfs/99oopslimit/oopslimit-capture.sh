@@ -79,6 +79,11 @@ md_version=$(ol_md_version)
 # shellcheck disable=SC2046  # words, not lines: that is how the kernel splits it
 ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
+# what makedumpfile-pairs says of this makedumpfile on this kernel (the
+# loader masked the dump level already where a row says so): the report's
+# notes, a line each
+ol_md_guard /usr/lib/oopslimit/makedumpfile-pairs "$(uname -r)" "$md_version" "$collector"
+md_notes=$ol_md_lines
 mount_wait=$ol_mount_wait final=$ol_final failure=$ol_failure
 keep=$ol_keep min_free=$ol_min_free
 # With a deadline the capture runs twice: this run only waits for its child
@@ -190,14 +195,32 @@ fallback_write() {
 	say "the report is in the fallback spot at $fdev:$foff, for the next boot"
 }
 
+# recorder VMCORE ARGS...: oopslimit-reason ARGS... VMCORE, with the
+# collector's version and the pairs' lines (md_notes) for the report.
+recorder() {
+	_rv=$1 _rn=$md_notes
+	shift
+	while [ -n "$_rn" ]; do
+		set -- "$@" --collector-note "${_rn%%"
+"*}"
+		case $_rn in
+		*"
+"*) _rn=${_rn#*"
+"} ;;
+		*) _rn='' ;;
+		esac
+	done
+	oopslimit-reason ${md_version:+--collector-version "$md_version"} "$@" "$_rv"
+}
+
 # report ARGS...: writes reason.json and reason.txt into $dir (or to the
 # console and the fallback spot when there is no directory) with the capture
 # facts in ARGS, where the dump goes and what retention removed.
 report() {
 	if [ -n "${dir:-}" ]; then
 		# shellcheck disable=SC2086  # --removed NAME pairs: names without blanks
-		oopslimit-reason -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
-			--time "$crash_time" --target "$where" $removed ${md_version:+--collector-version "$md_version"} "$@" /proc/vmcore 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
+		recorder /proc/vmcore -l "$dir/vmcore-dmesg.txt" -j "$dir/reason.json" -t "$dir/reason.txt" \
+			--time "$crash_time" --target "$where" $removed "$@" 2>&1 | sed 's/^/oopslimit-capture: /' >/dev/console
 		to_console <"$dir/reason.txt"
 	else
 		log=''
@@ -205,7 +228,7 @@ report() {
 			log=$work/vmcore-dmesg.txt
 		fi
 		# without the log, the recorder reads the dump's own ring buffer
-		json=$(oopslimit-reason ${log:+-l "$log"} -j - --time "$crash_time" ${md_version:+--collector-version "$md_version"} "$@" /proc/vmcore)
+		json=$(recorder /proc/vmcore ${log:+-l "$log"} -j - --time "$crash_time" "$@")
 		printf '%s\n' "$json" | to_console
 		# what failed first: it is what the next boot prints, even if the
 		# recorder could not run

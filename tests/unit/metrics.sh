@@ -60,6 +60,21 @@ rc=0
 check "a 17th --removed: the report is written (status $rc), 16 names and a note" \
 	test "$rc" -eq 3 -a "$(jq '.capture.removed | length' "$t/removed.json" 2>/dev/null)" = 16 -a \
 	"$(jq '[.notes[] | select(test("1 more old dumps"))] | length' "$t/removed.json" 2>/dev/null)" = 1
+# the capture's makedumpfile: its version, and the pairs' lines as notes
+rc=0
+"$recorder" -l "$top/tests/unit/warn-limit-dmesg.txt" -j "$t/md.json" --capture complete --collector-version 1.7.8 \
+	--collector-note "makedumpfile 1.7.8 leaves out compound tail pages of kernel 7.2.13: masked with 17" \
+	"$t/no-vmcore" 2>/dev/null || rc=$?
+check "--collector-version and --collector-note: the version and the note in the report (status $rc)" \
+	test "$rc" -eq 3 -a "$(jq -r '.capture.collector_version' "$t/md.json" 2>/dev/null)" = 1.7.8 -a \
+	"$(jq '[.notes[] | select(test("^makedumpfile 1.7.8 leaves out"))] | length' "$t/md.json" 2>/dev/null)" = 1
+rc=0
+"$recorder" -l "$top/tests/unit/warn-limit-dmesg.txt" -j "$t/md2.json" --capture complete \
+	--collector-note "$(printf 'two\nlines')" "$t/no-vmcore" 2>/dev/null || rc=$?
+check "--collector-note with a newline: bad usage (status $rc), no report" test "$rc" -eq 2 -a ! -e "$t/md2.json"
+rc=0
+"$recorder" -l "$top/tests/unit/warn-limit-dmesg.txt" -j "$t/md3.json" --collector-note x "$t/no-vmcore" 2>/dev/null || rc=$?
+check "--collector-note without --capture: bad usage (status $rc)" test "$rc" -eq 2
 # the one reader of reports for the shell side: --get MEMBER, one line each
 rep=$t/crash/2026-12-04-072801/reason.json
 got=$("$recorder" --get reason --get reader.log_from --get oops_count --get capture --get no_such --get signature "$rep")
