@@ -61,6 +61,8 @@ static const char *const sql[N_Q] = {
 	[Q_DIR_PUT] = "INSERT OR REPLACE INTO dir VALUES (?1, ?2, ?3, ?4, ?5)",
 	[Q_DIR_DEL] = "DELETE FROM dir WHERE path = ?1 OR (path > ?1 || '/' AND path < ?1 || '0')",
 	[Q_FILES] = "SELECT path, size, mtime, ino FROM report WHERE dir = ?1 ORDER BY path",
+	[Q_FILES_UNDER] = "SELECT dir, path, size, mtime, ino FROM report WHERE dir > ?1 || '/' AND dir < ?1 || '0'"
+			  " ORDER BY dir, path",
 	[Q_REP_PUT] = "INSERT OR REPLACE INTO report VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
 		      " ?14, ?15, ?16, ?17, ?18)",
 	[Q_REP_DEL] = "DELETE FROM report WHERE path = ?1",

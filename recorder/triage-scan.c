@@ -149,16 +149,86 @@ static void open_kid(int dir, const char *name, const char *sub, int depth, cons
 	visit(fd, sub, depth + 1, k, root, root_len);
 }
 
+/* A report file as the index has it. */
+struct known_file {
+	char *dir, *path;
+	int64_t size, mtime, ino;
+};
+
+/* The report files of a directory's dump directories, in path order. */
+struct leaf_files {
+	struct known_file *v;
+	size_t n, at;	/* at: the next dump directory's first */
+};
+
+/*
+ * The report files in path's subdirectories, in one query, when each of
+ * them is a dump directory (path is a host's directory): true.  Else each
+ * dump directory asks for its own.
+ */
+static bool get_leaf_files(const char *path, const struct known_dir *kids, size_t n_kids, struct leaf_files *lf)
+{
+	sqlite3_stmt *s;
+	size_t i, cap = 0;
+
+	memset(lf, 0, sizeof(*lf));
+	for (i = 0; i < n_kids; i++)
+		if (!kids[i].leaf)
+			return false;
+	if (!n_kids)
+		return false;
+	s = stmt(Q_FILES_UNDER);
+	bind_s(s, 1, path);
+	while (row(s)) {
+		struct known_file *f;
+
+		if (lf->n == cap) {
+			cap = cap ? cap * 2 : 128;
+			lf->v = xrealloc(lf->v, cap * sizeof(*lf->v));
+		}
+		f = &lf->v[lf->n++];
+		f->dir = strdup((const char *)sqlite3_column_text(s, 0));
+		f->path = strdup((const char *)sqlite3_column_text(s, 1));
+		if (!f->dir || !f->path)
+			xrealloc(NULL, SIZE_MAX);
+		f->size = col_i(s, 2);
+		f->mtime = col_i(s, 3);
+		f->ino = col_i(s, 4);
+	}
+	return true;
+}
+
+static void free_leaf_files(struct leaf_files *lf)
+{
+	size_t i;
+
+	for (i = 0; i < lf->n; i++) {
+		free(lf->v[i].dir);
+		free(lf->v[i].path);
+	}
+	free(lf->v);
+}
+
+/* One report file the index has, at rel from the parent dir: as it was? */
+static bool file_same(int dir, const char *rel, int64_t size, int64_t mtime, int64_t ino)
+{
+	struct stat st;
+
+	return fstatat(dir, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && size == st.st_size && mtime == ns(&st.st_mtim) &&
+	       ino == (int64_t)st.st_ino && ns(&st.st_mtim) <= start_ns - SETTLE_NS;
+}
+
 /*
  * A dump directory the index has (a leaf), looked at from its parent dir
  * without opening it: its time and inode, and each report file's size, time
- * and inode, against the index's.  The same: its reports are the index's.
- * Else (or unsettled when indexed, or --rescan) it is opened and read as
- * any changed directory is.  A report replaced by rename changes the
- * directory's time; one rewritten in place, the file's.
+ * and inode, against the index's (from lf, or asked for when lf is NULL).
+ * The same: its reports are the index's.  Else (or unsettled when indexed,
+ * or --rescan) it is opened and read as any changed directory is.  A report
+ * replaced by rename changes the directory's time; one rewritten in place,
+ * the file's.
  */
 static void check_leaf(int dir, const char *name, const char *sub, int depth, const struct known_dir *k,
-		       uint32_t root, size_t root_len)
+		       struct leaf_files *lf, uint32_t root, size_t root_len)
 {
 	size_t sub_len = strlen(sub);
 	bool same;
@@ -168,7 +238,17 @@ static void check_leaf(int dir, const char *name, const char *sub, int depth, co
 
 	same = !full && k->mtime != -1 && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
 	       k->mtime == ns(&st.st_mtim) && k->ino == (int64_t)st.st_ino;
-	if (same) {
+	if (same && lf) {
+		while (lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) < 0)
+			lf->at++;
+		for (; same && lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) == 0; lf->at++) {
+			const struct known_file *f = &lf->v[lf->at];
+
+			same = strlen(f->path) > sub_len + 1 &&
+			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, f->path + sub_len + 1) < sizeof(rel) &&
+			       file_same(dir, rel, f->size, f->mtime, f->ino);
+		}
+	} else if (same) {
 		s = stmt(Q_FILES);
 		bind_s(s, 1, sub);
 		while (same && row(s)) {
@@ -176,9 +256,7 @@ static void check_leaf(int dir, const char *name, const char *sub, int depth, co
 
 			same = p && strlen(p) > sub_len + 1 &&
 			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, p + sub_len + 1) < sizeof(rel) &&
-			       fstatat(dir, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && col_i(s, 1) == st.st_size &&
-			       col_i(s, 2) == ns(&st.st_mtim) && col_i(s, 3) == (int64_t)st.st_ino &&
-			       ns(&st.st_mtim) <= start_ns - SETTLE_NS;
+			       file_same(dir, rel, col_i(s, 1), col_i(s, 2), col_i(s, 3));
 		}
 		sqlite3_reset(s);
 	}
@@ -252,7 +330,8 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 	struct dirent *de;
 	size_t n = 0, n_kids, n_known, i, j = 0;
 	char sub[PATH_MAX], **known;
-	bool leaf = true;
+	bool leaf = true, has_lf;
+	struct leaf_files lf;
 
 	if (!d) {
 		fprintf(stderr, "%s: skipped %s: %s\n", PROG, path, strerror(errno));
@@ -275,6 +354,7 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 	}
 	qsort(e, n, sizeof(*e), by_name);
 	kids = known_kids(path, &n_kids);
+	has_lf = get_leaf_files(path, kids, n_kids, &lf);
 	for (i = 0; i < n; i++) {
 		if (e[i].type != DT_DIR)
 			continue;
@@ -288,7 +368,7 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 		if (j < n_kids && strcmp(kids[j].path, sub) == 0) {
 			kids[j].seen = true;
 			if (kids[j].leaf)
-				check_leaf(fd, e[i].name, sub, depth, &kids[j], root, root_len);
+				check_leaf(fd, e[i].name, sub, depth, &kids[j], has_lf ? &lf : NULL, root, root_len);
 			else
 				open_kid(fd, e[i].name, sub, depth, &kids[j], root, root_len);
 		} else {
@@ -301,6 +381,7 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 		free(kids[j].path);
 	}
 	free(kids);
+	free_leaf_files(&lf);
 	/* the report files the index has, then the new ones */
 	check_files(fd, path, root, root_len, &known, &n_known);
 	for (i = 0, j = 0; i < n; i++) {
@@ -326,6 +407,8 @@ static void visit(int fd, const char *path, int depth, const struct known_dir *k
 	struct stat st;
 	size_t n_kids, n_known, i;
 	char **known, *name;
+	struct leaf_files lf;
+	bool has_lf;
 
 	if (fstat(fd, &st) != 0) {
 		close(fd);
@@ -337,16 +420,18 @@ static void visit(int fd, const char *path, int depth, const struct known_dir *k
 	}
 	/* the same listing as the index's: every subdirectory and report file looked at */
 	kids = known_kids(path, &n_kids);
+	has_lf = get_leaf_files(path, kids, n_kids, &lf);
 	for (i = 0; i < n_kids; i++) {
 		name = strrchr(kids[i].path, '/');
 		name = name ? name + 1 : kids[i].path;
 		if (kids[i].leaf)
-			check_leaf(fd, name, kids[i].path, depth, &kids[i], root, root_len);
+			check_leaf(fd, name, kids[i].path, depth, &kids[i], has_lf ? &lf : NULL, root, root_len);
 		else
 			open_kid(fd, name, kids[i].path, depth, &kids[i], root, root_len);
 		free(kids[i].path);
 	}
 	free(kids);
+	free_leaf_files(&lf);
 	check_files(fd, path, root, root_len, &known, &n_known);
 	free_list(known, n_known);
 	close(fd);
