@@ -50,7 +50,10 @@ static const char schema_sql[] =
 	" signature_version INTEGER, reason INTEGER, release INTEGER, time INTEGER, oops_count INTEGER,"
 	" oops_limit INTEGER, warn_count INTEGER, warn_limit INTEGER);"
 	"CREATE INDEX report_dir ON report(dir);"
-	"CREATE INDEX report_skipped ON report(root) WHERE why IS NOT NULL;";
+	"CREATE INDEX report_skipped ON report(root) WHERE why IS NOT NULL;"
+	/* what a summary loads, read without the table's paths (a tenth of its size) */
+	"CREATE INDEX report_load ON report(root, host, signature, signature_version, reason, release, time,"
+	" oops_count, oops_limit, warn_count, warn_limit) WHERE why IS NULL;";
 
 
 static const char *const sql[N_Q] = {

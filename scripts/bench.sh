@@ -370,7 +370,9 @@ EOF
 }
 
 bench_triage() {
-	local tree=$work/triage-fleet idx=$work/triage-index.sqlite i t0 build plain rerun=() removed=() args line
+	local tree=$work/triage-fleet idx=$work/triage-index.sqlite i t0 build plain rerun=() removed=() same=() args line
+	local load0
+	load0=$(cut -d' ' -f1 /proc/loadavg)
 	args=(--csv --since 2026-11-01 --until 2026-12-01)
 	make -s -C "$OOPSLIMIT_TOP/recorder" O="$work" "$work/oopslimit-triage" >&2 ||
 		die "cannot build oopslimit-triage"
@@ -411,6 +413,10 @@ bench_triage() {
 		"$work/oopslimit-triage" "${args[@]}" --index "$idx" "$tree/root" >/dev/null 2>"$work/triage.err" ||
 			die "oopslimit-triage --index failed: $(tail -n 1 "$work/triage.err")"
 		removed+=("$(secs_since "$t0")")
+		t0=$(now_ms)
+		"$work/oopslimit-triage" "${args[@]}" --index "$idx" "$tree/root" >/dev/null 2>"$work/triage.err" ||
+			die "oopslimit-triage --index failed: $(tail -n 1 "$work/triage.err")"
+		same+=("$(secs_since "$t0")")
 	done
 	triage_move back
 	say "triage: the summary with no index"
@@ -425,9 +431,10 @@ bench_triage() {
 		"| the first, building the index (\`--index\`, $((triage_n - triage_new)) reports) | $build |" \
 		"| the next, after $triage_new new dumps (target: at most 1 s; median of $runs) | $(printf '%s\n' "${rerun[@]}" | median) |" \
 		"| the next, after those $triage_new removed (median of $runs) | $(printf '%s\n' "${removed[@]}" | median) |" \
+		"| the next, nothing changed (median of $runs) | $(printf '%s\n' "${same[@]}" | median) |" \
 		"| the summary with no index (every report read) | $plain |" "" \
 		"The index: $(du -m "$idx" | cut -f1) MB; its line after the last run with new dumps: \`${line#oopslimit-triage: }\`." \
-		"Load average $(cut -d' ' -f1 /proc/loadavg) at the end (the machine is shared)." ""
+		"Load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end (the machine is shared)." ""
 }
 
 accel_name=$([ "$guests" -eq 0 ] || known_accel)
