@@ -9,8 +9,9 @@
 # escaping; Debian's version order against dpkg itself; the index built,
 # kept, deleted, truncated, emptied, of an older schema, locked by another
 # run and killed in the middle of a build, each time the summary right and
-# the index's line saying what happened; a dump removed, added or rewritten
-# after indexing seen on the next run; and the files that must be skipped.
+# the index's line saying what happened; a dump removed or added and a
+# report rewritten (by rename or in place, in a recent or an old dump) after
+# indexing right on the next run; and the files that must be skipped.
 # TAP; "N passed, N failed" last.
 #
 # Usage: tests/unit/triage.sh TRIAGE   (the built oopslimit-triage)
