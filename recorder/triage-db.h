@@ -9,14 +9,14 @@
 #include <sqlite3.h>
 
 enum {
-	Q_STR_ALL, Q_STR_ADD, Q_DIR_GET, Q_DIR_KIDS, Q_DIR_VISIT, Q_DIR_PUT, Q_DIR_DEL, Q_FILES, Q_REP_PUT, Q_REP_DEL,
-	Q_REP_DEL_UNDER, Q_LOAD, Q_SKIPPED, Q_DUMP, Q_META_GET, Q_META_PUT, N_Q
+	Q_STR_ALL, Q_STR_ADD, Q_DIR_GET, Q_DIR_KIDS, Q_DIR_PUT, Q_DIR_DEL, Q_FILES, Q_FILES_UNDER, Q_REP_PUT, Q_REP_DEL,
+	Q_REP_DEL_UNDER, Q_LOAD, Q_SKIPPED, Q_DUMP, N_Q
 };
 
 extern sqlite3 *db;
 extern int fail_rc;			/* the run's first SQLite error, SQLITE_OK while none */
-extern int64_t start_ns, now_s;		/* when the run started */
-extern bool full;			/* every directory and file looked at */
+extern int64_t start_ns;		/* when the run started */
+extern bool full;			/* --rescan: every report read again */
 extern unsigned long n_read, n_removed;
 
 /* A statement, reset; each step's error kept in fail_rc. */
@@ -31,8 +31,8 @@ int64_t db_id(uint32_t mine);				/* a string's id in the index, added if new */
 /* A directory as the index knows it. */
 struct known_dir {
 	char *path;
-	int64_t mtime, ino;	/* mtime -1: not settled, to be looked at again */
-	bool leaf, hot, seen;	/* leaf: holds no directory; hot: recent or empty, looked at every run */
+	int64_t mtime, ino;	/* mtime -1: not settled, to be read again */
+	bool leaf, seen;	/* leaf: holds no directory (a dump directory) */
 };
 
 bool dir_get(const char *path, struct known_dir *k);

@@ -18,7 +18,6 @@
 #include "triage-db.h"
 
 #define SETTLE_NS 2000000000LL	/* a time this close to the run's start may still change unseen */
-#define RECENT_S 86400		/* a dump directory this young is looked at on every run */
 #define MAX_DEPTH 16
 
 struct entry {
@@ -96,7 +95,7 @@ static int by_name(const void *a, const void *b)
 static void visit(int fd, const char *path, int depth, const struct known_dir *k, uint32_t root, size_t root_len);
 
 
-static void put_dir(const char *path, const struct stat *st, bool leaf, bool empty)
+static void put_dir(const char *path, const struct stat *st, bool leaf)
 {
 	sqlite3_stmt *s = stmt(Q_DIR_PUT);
 	const char *slash = strrchr(path, '/');
@@ -108,14 +107,13 @@ static void put_dir(const char *path, const struct stat *st, bool leaf, bool emp
 	bind_i(s, 3, m > start_ns - SETTLE_NS ? -1 : m);
 	bind_i(s, 4, (int64_t)st->st_ino);
 	bind_i(s, 5, leaf);
-	bind_i(s, 6, empty || st->st_mtim.tv_sec > now_s - RECENT_S);
 	step_done(s);
 }
 
-/* The index's subdirectories of path, sorted by path (all, or only those to visit). */
-static struct known_dir *known_kids(const char *path, size_t *n, bool all)
+/* The index's subdirectories of path, sorted by path. */
+static struct known_dir *known_kids(const char *path, size_t *n)
 {
-	sqlite3_stmt *s = stmt(all ? Q_DIR_KIDS : Q_DIR_VISIT);
+	sqlite3_stmt *s = stmt(Q_DIR_KIDS);
 	struct known_dir *v = NULL;
 
 	*n = 0;
@@ -128,7 +126,6 @@ static struct known_dir *known_kids(const char *path, size_t *n, bool all)
 		v[*n].mtime = sqlite3_column_int64(s, 1);
 		v[*n].ino = sqlite3_column_int64(s, 2);
 		v[*n].leaf = sqlite3_column_int(s, 3);
-		v[*n].hot = sqlite3_column_int(s, 4);
 		v[*n].seen = false;
 		(*n)++;
 	}
@@ -152,17 +149,132 @@ static void open_kid(int dir, const char *name, const char *sub, int depth, cons
 	visit(fd, sub, depth + 1, k, root, root_len);
 }
 
+/* A report file as the index has it. */
+struct known_file {
+	char *dir, *path;
+	int64_t size, mtime, ino;
+};
+
+/* The report files of a directory's dump directories, in path order. */
+struct leaf_files {
+	struct known_file *v;
+	size_t n, at;	/* at: the next dump directory's first */
+};
+
+/*
+ * The report files in path's subdirectories, in one query, when each of
+ * them is a dump directory (path is a host's directory): true.  Else each
+ * dump directory asks for its own.
+ */
+static bool get_leaf_files(const char *path, const struct known_dir *kids, size_t n_kids, struct leaf_files *lf)
+{
+	sqlite3_stmt *s;
+	size_t i, cap = 0;
+
+	memset(lf, 0, sizeof(*lf));
+	for (i = 0; i < n_kids; i++)
+		if (!kids[i].leaf)
+			return false;
+	if (!n_kids)
+		return false;
+	s = stmt(Q_FILES_UNDER);
+	bind_s(s, 1, path);
+	while (row(s)) {
+		struct known_file *f;
+
+		if (lf->n == cap) {
+			cap = cap ? cap * 2 : 128;
+			lf->v = xrealloc(lf->v, cap * sizeof(*lf->v));
+		}
+		f = &lf->v[lf->n++];
+		f->dir = strdup((const char *)sqlite3_column_text(s, 0));
+		f->path = strdup((const char *)sqlite3_column_text(s, 1));
+		if (!f->dir || !f->path)
+			xrealloc(NULL, SIZE_MAX);
+		f->size = col_i(s, 2);
+		f->mtime = col_i(s, 3);
+		f->ino = col_i(s, 4);
+	}
+	return true;
+}
+
+static void free_leaf_files(struct leaf_files *lf)
+{
+	size_t i;
+
+	for (i = 0; i < lf->n; i++) {
+		free(lf->v[i].dir);
+		free(lf->v[i].path);
+	}
+	free(lf->v);
+}
+
+/* One report file the index has, at rel from the parent dir: as it was? */
+static bool file_same(int dir, const char *rel, int64_t size, int64_t mtime, int64_t ino)
+{
+	struct stat st;
+
+	return fstatat(dir, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && size == st.st_size && mtime == ns(&st.st_mtim) &&
+	       ino == (int64_t)st.st_ino && ns(&st.st_mtim) <= start_ns - SETTLE_NS;
+}
+
+/*
+ * A dump directory the index has (a leaf), looked at from its parent dir
+ * without opening it: its time and inode, and each report file's size, time
+ * and inode, against the index's (from lf, or asked for when lf is NULL).
+ * The same: its reports are the index's.  Else (or unsettled when indexed,
+ * or --rescan) it is opened and read as any changed directory is.  A report
+ * replaced by rename changes the directory's time; one rewritten in place,
+ * the file's.
+ */
+static void check_leaf(int dir, const char *name, const char *sub, int depth, const struct known_dir *k,
+		       struct leaf_files *lf, uint32_t root, size_t root_len)
+{
+	size_t sub_len = strlen(sub);
+	bool same;
+	struct stat st;
+	sqlite3_stmt *s;
+	char rel[PATH_MAX];
+
+	same = !full && k->mtime != -1 && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+	       k->mtime == ns(&st.st_mtim) && k->ino == (int64_t)st.st_ino;
+	if (same && lf) {
+		while (lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) < 0)
+			lf->at++;
+		for (; same && lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) == 0; lf->at++) {
+			const struct known_file *f = &lf->v[lf->at];
+
+			same = strlen(f->path) > sub_len + 1 &&
+			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, f->path + sub_len + 1) < sizeof(rel) &&
+			       file_same(dir, rel, f->size, f->mtime, f->ino);
+		}
+	} else if (same) {
+		s = stmt(Q_FILES);
+		bind_s(s, 1, sub);
+		while (same && row(s)) {
+			const char *p = (const char *)sqlite3_column_text(s, 0);
+
+			same = p && strlen(p) > sub_len + 1 &&
+			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, p + sub_len + 1) < sizeof(rel) &&
+			       file_same(dir, rel, col_i(s, 1), col_i(s, 2), col_i(s, 3));
+		}
+		sqlite3_reset(s);
+	}
+	if (!same)
+		open_kid(dir, name, sub, depth, k, root, root_len);
+}
+
 /*
  * The index's report files of a directory, each checked by its size, time
- * and inode: gone ones forgotten, changed ones read again.  Returns how many
- * are there; *known (sorted) the paths the index had, for the caller to free.
+ * and inode: gone ones forgotten, changed ones read again.  *known (sorted):
+ * the paths the index had, for the caller to free.
  */
-static size_t check_files(int fd, const char *path, uint32_t root, size_t root_len, char ***known, size_t *n_known)
+static void check_files(int fd, const char *path, uint32_t root, size_t root_len, char ***known, size_t *n_known)
 {
 	sqlite3_stmt *s = stmt(Q_FILES);
 	char **have = NULL;
 	unsigned char *what = NULL;	/* 0 unchanged, 1 changed, 2 gone */
-	size_t n = 0, i, there = 0;
+	size_t n = 0, i;
 	struct stat st;
 
 	bind_s(s, 1, path);
@@ -192,14 +304,12 @@ static size_t check_files(int fd, const char *path, uint32_t root, size_t root_l
 			n_removed++;
 			continue;
 		}
-		there++;
 		if (what[i] == 1)
 			read_one(fd, name ? name + 1 : have[i], have[i], path, root, root_len);
 	}
 	free(what);
 	*known = have;
 	*n_known = n;
-	return there;
 }
 
 static void free_list(char **v, size_t n)
@@ -218,9 +328,10 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 	struct entry *e = NULL;
 	struct known_dir *kids;
 	struct dirent *de;
-	size_t n = 0, n_kids, n_known, i, j = 0, there;
+	size_t n = 0, n_kids, n_known, i, j = 0;
 	char sub[PATH_MAX], **known;
-	bool leaf = true;
+	bool leaf = true, has_lf;
+	struct leaf_files lf;
 
 	if (!d) {
 		fprintf(stderr, "%s: skipped %s: %s\n", PROG, path, strerror(errno));
@@ -242,7 +353,8 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 		e[n++].ino = de->d_ino;
 	}
 	qsort(e, n, sizeof(*e), by_name);
-	kids = known_kids(path, &n_kids, true);
+	kids = known_kids(path, &n_kids);
+	has_lf = get_leaf_files(path, kids, n_kids, &lf);
 	for (i = 0; i < n; i++) {
 		if (e[i].type != DT_DIR)
 			continue;
@@ -255,10 +367,10 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 			j++;
 		if (j < n_kids && strcmp(kids[j].path, sub) == 0) {
 			kids[j].seen = true;
-			/* the same directory, settled and not recent: trusted whole */
-			if (!full && kids[j].ino == (int64_t)e[i].ino && kids[j].leaf && !kids[j].hot && kids[j].mtime != -1)
-				continue;
-			open_kid(fd, e[i].name, sub, depth, &kids[j], root, root_len);
+			if (kids[j].leaf)
+				check_leaf(fd, e[i].name, sub, depth, &kids[j], has_lf ? &lf : NULL, root, root_len);
+			else
+				open_kid(fd, e[i].name, sub, depth, &kids[j], root, root_len);
 		} else {
 			open_kid(fd, e[i].name, sub, depth, NULL, root, root_len);
 		}
@@ -269,24 +381,23 @@ static void read_dir(int fd, const char *path, int depth, const struct stat *sel
 		free(kids[j].path);
 	}
 	free(kids);
+	free_leaf_files(&lf);
 	/* the report files the index has, then the new ones */
-	there = check_files(fd, path, root, root_len, &known, &n_known);
+	check_files(fd, path, root, root_len, &known, &n_known);
 	for (i = 0, j = 0; i < n; i++) {
 		if (e[i].type == DT_DIR)
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", path, e[i].name);
 		while (j < n_known && strcmp(known[j], sub) < 0)
 			j++;
-		if (j == n_known || strcmp(known[j], sub) != 0) {
+		if (j == n_known || strcmp(known[j], sub) != 0)
 			read_one(fd, e[i].name, sub, path, root, root_len);
-			there++;
-		}
 	}
 	free_list(known, n_known);
 	for (i = 0; i < n; i++)
 		free(e[i].name);
 	free(e);
-	put_dir(path, self, leaf, leaf && !there);
+	put_dir(path, self, leaf);
 	closedir(d);
 }
 
@@ -294,8 +405,10 @@ static void visit(int fd, const char *path, int depth, const struct known_dir *k
 {
 	struct known_dir *kids;
 	struct stat st;
-	size_t n_kids, n_known, i, there;
+	size_t n_kids, n_known, i;
 	char **known, *name;
+	struct leaf_files lf;
+	bool has_lf;
 
 	if (fstat(fd, &st) != 0) {
 		close(fd);
@@ -305,21 +418,22 @@ static void visit(int fd, const char *path, int depth, const struct known_dir *k
 		read_dir(fd, path, depth, &st, root, root_len);
 		return;
 	}
-	/* the same listing as the index's */
-	kids = known_kids(path, &n_kids, false);
+	/* the same listing as the index's: every subdirectory and report file looked at */
+	kids = known_kids(path, &n_kids);
+	has_lf = get_leaf_files(path, kids, n_kids, &lf);
 	for (i = 0; i < n_kids; i++) {
-		if (!kids[i].leaf || kids[i].hot || kids[i].mtime == -1) {
-			name = strrchr(kids[i].path, '/');
-			open_kid(fd, name ? name + 1 : kids[i].path, kids[i].path, depth, &kids[i], root, root_len);
-		}
+		name = strrchr(kids[i].path, '/');
+		name = name ? name + 1 : kids[i].path;
+		if (kids[i].leaf)
+			check_leaf(fd, name, kids[i].path, depth, &kids[i], has_lf ? &lf : NULL, root, root_len);
+		else
+			open_kid(fd, name, kids[i].path, depth, &kids[i], root, root_len);
 		free(kids[i].path);
 	}
 	free(kids);
-	there = check_files(fd, path, root, root_len, &known, &n_known);
+	free_leaf_files(&lf);
+	check_files(fd, path, root, root_len, &known, &n_known);
 	free_list(known, n_known);
-	/* a dump directory stops being recent, or stops being empty */
-	if (k->hot != (!there && k->leaf) && k->hot != (st.st_mtim.tv_sec > now_s - RECENT_S))
-		put_dir(path, &st, k->leaf, k->leaf && !there);
 	close(fd);
 }
 
@@ -335,7 +449,6 @@ bool dir_get(const char *path, struct known_dir *k)
 		k->mtime = sqlite3_column_int64(s, 0);
 		k->ino = sqlite3_column_int64(s, 1);
 		k->leaf = sqlite3_column_int(s, 2);
-		k->hot = sqlite3_column_int(s, 3);
 	}
 	sqlite3_reset(s);
 	return found;
