@@ -180,7 +180,7 @@ static const struct elf_damage {
 } elf_damage[] = {
 	{ 4, 1, 1, 2, "not a 64-bit little-endian ELF", "ELF: 32-bit" },
 	{ 16, 2, 2, 4, "not a core dump", "ELF: an executable" },
-	{ 18, 2, 183, 62, "machine 183", "ELF: an arm64 dump" },
+	{ 18, 2, 40, 62, "machine 40: the recorder reads x86_64 or arm64", "ELF: a 32-bit arm dump" },
 	{ 56, 2, 0, 1, "0 program headers", "ELF: no program headers" },
 	{ 56, 2, 3, 1, "cut short", "ELF: program headers past the end" },
 	{ 60, 2, 4, 0, "ELF sections", "ELF: sections (libkdumpfile would look for Xen's)" },
@@ -253,6 +253,14 @@ static void test_kdump(void)
 	kd_make(&k, vmci_ok, 31);
 	memcpy(k.buf + 272, "i686\0\0", 6);
 	kd_refused(&k, "machine \"i686\"", "machine i686");
+	/* common/arches.def: arm64's struct elf_prstatus is 392 bytes, x86_64's 336 */
+	kd_make(&k, vmci_ok, 31);
+	memcpy(k.buf + 272, "aarch64", 7);
+	kd_refused(&k, "PRSTATUS note of 336 bytes, 392 expected on arm64",
+		   "an arm64 header with x86_64's PRSTATUS note");
+	kd_make(&k, "PAGESIZE=16384\n", 31);
+	kd_refused(&k, "PAGESIZE=16384: not a page size of x86_64",
+		   "an x86_64 dump whose VMCOREINFO says 16k pages");
 	kd_make(&k, vmci_ok, 31);
 	le(k.buf + 428, 0, 4);
 	kd_refused(&k, "block_size 0", "block_size 0");
