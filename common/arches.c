@@ -9,8 +9,8 @@
 #include "arches.h"
 
 static const struct ol_arch arches[] = {
-#define OL_ARCH(id, name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize) \
-	{ name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize },
+#define OL_ARCH(id, name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize, first) \
+	{ name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize, first },
 #include "arches.def"
 #undef OL_ARCH
 };
@@ -46,6 +46,16 @@ int ol_arch_page_size_ok(const struct ol_arch *a, uint64_t size)
 uint64_t ol_arch_page_size(const struct ol_arch *a)
 {
 	return UINT64_C(1) << __builtin_ctz(a->page_sizes);
+}
+
+int ol_arch_log_first(const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < N_ARCHES; i++)
+		if (!strncmp(line, arches[i].log_first, strlen(arches[i].log_first)))
+			return 1;
+	return 0;
 }
 
 const char *ol_arch_names(void)

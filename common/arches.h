@@ -17,6 +17,7 @@ struct ol_arch {
 	uint64_t ktext_start;	/* when ktext_symbol is NULL */
 	const char *ktext_symbol;
 	uint64_t ktext_align, ktext_size;
+	const char *log_first;
 };
 
 /* The row of an ELF e_machine, or NULL. */
@@ -27,6 +28,8 @@ const struct ol_arch *ol_arch_by_uts(const char *machine, size_t len);
 int ol_arch_page_size_ok(const struct ol_arch *a, uint64_t size);
 /* Its default page size: the smallest it runs with. */
 uint64_t ol_arch_page_size(const struct ol_arch *a);
+/* Whether a log line is how some machine's boot log begins (not wrapped). */
+int ol_arch_log_first(const char *line);
 /* The names of every row, "x86_64 or arm64", for messages. */
 const char *ol_arch_names(void);
 

@@ -121,7 +121,9 @@ if [ $dbg = yes ]; then
 	say "downloading $dbgpkg (the vmlinux with debug info: a large package)"
 	suite_download "$work/debs" "$dbgpkg"
 	mv "$(dbg_vmlinux "$work"/debs/"$dbgpkg"_*.deb "$work/root" "$release")" "$work/new/vmlinux"
-	nm -n "$work/new/vmlinux" >"$work/new/System.map"
+	# the binutils of the machine's compiler (aarch64-linux-gnu-gcc: aarch64-linux-gnu-nm)
+	cc=$(arch_field "$arch" cc)
+	"${cc%gcc}nm" -n "$work/new/vmlinux" >"$work/new/System.map" || die "cannot read the symbols of the vmlinux"
 fi
 
 touch "$work/new/.complete"

@@ -125,14 +125,14 @@ host_mirror() {
 }
 
 # arch_field ARCH COLUMN
-#     The column (arch, deb, kernel, image, qemu, machine, console, cc, dump, user) of the
-#     machine's row of scripts/arches; stops, naming the rows, when it has
+#     The column (arch, deb, kernel, image, qemu, machine, console, cc,
+#     append, dump, user) of the machine's row of scripts/arches; stops, naming the rows, when it has
 #     none.
 arch_field() {
 	local col
 	case $2 in
 	arch) col=1 ;; deb) col=2 ;; kernel) col=3 ;; image) col=4 ;; qemu) col=5 ;; machine) col=6 ;;
-	console) col=7 ;; cc) col=8 ;; dump) col=9 ;; user) col=10 ;;
+	console) col=7 ;; cc) col=8 ;; append) col=9 ;; dump) col=10 ;; user) col=11 ;;
 	*) die "arch_field: no column '$2'" ;;
 	esac
 	awk -v a="$1" -v c="$col" '!/^#/ && $1 == a { print $c; f = 1 } END { exit !f }' "$OOPSLIMIT_TOP/scripts/arches" ||
