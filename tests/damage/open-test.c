@@ -58,24 +58,28 @@ static size_t note(uint8_t *p, const char *name, uint32_t type, const void *desc
 static const char vmci_ok[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\nSYMBOL(_stext)=ffffffff81000000\n"
 			      "OFFSET(printk_info.seq)=0\nKERNELOFFSET=0\n";
 
+/* The machine kd_make() writes and its PRSTATUS note's size (common/arches.def). */
+static const char *kd_machine = "x86_64";
+static uint32_t kd_prstatus = 336;
+
 /* A well-formed file, with vmci (vlen bytes) as its VMCOREINFO and dump level dl. */
 static void kd_make_n(struct kd *k, const char *vmci, size_t vlen, int32_t dl)
 {
-	uint8_t *h = k->buf, *sub = k->buf + BLOCK, prstatus[336] = { 0 };
+	uint8_t *h = k->buf, *sub = k->buf + BLOCK, prstatus[392] = { 0 };
 	size_t notes, i;
 	uint64_t desc = 4 * BLOCK, data = desc + PFNS * 24;
 
 	memset(k, 0, sizeof(*k));
 	memcpy(h, "KDUMP   ", 8);
 	le(h + 8, 6, 4);
-	memcpy(h + 272, "x86_64", 6);
+	memcpy(h + 272, kd_machine, strlen(kd_machine));
 	le(h + 416, 123457, 8);	/* timestamp's microseconds: not a page size */
 	le(h + 428, BLOCK, 4);	/* block_size */
 	le(h + 432, 1, 4);	/* sub_hdr_size */
 	le(h + 436, 2, 4);	/* bitmap_blocks: two bitmaps of one block */
 	le(h + 440, 8 * BLOCK, 4);	/* max_mapnr */
 	le(sub + 8, (uint32_t)dl, 4);
-	notes = note(sub + 104, "CORE", 1, prstatus, sizeof(prstatus));
+	notes = note(sub + 104, "CORE", 1, prstatus, kd_prstatus);
 	notes += note(sub + 104 + notes, "VMCOREINFO", 0, vmci, (uint32_t)vlen);
 	le(sub + 48, BLOCK + 104, 8);
 	le(sub + 56, notes, 8);
@@ -261,6 +265,15 @@ static void test_kdump(void)
 	kd_make(&k, "PAGESIZE=16384\n", 31);
 	kd_refused(&k, "PAGESIZE=16384: not a page size of x86_64",
 		   "an x86_64 dump whose VMCOREINFO says 16k pages");
+	kd_machine = "aarch64";
+	kd_prstatus = 392;
+	kd_make(&k, vmci_ok, 31);
+	kd_opened(&k, "", "an arm64 header with arm64's PRSTATUS note opens");
+	kd_make(&k, "PAGESIZE=16384\n", 31);
+	kd_refused(&k, "PAGESIZE=16384, its header block_size 4096",
+		   "an arm64 dump whose VMCOREINFO and header disagree on the page size");
+	kd_machine = "x86_64";
+	kd_prstatus = 336;
 	kd_make(&k, vmci_ok, 31);
 	le(k.buf + 428, 0, 4);
 	kd_refused(&k, "block_size 0", "block_size 0");
