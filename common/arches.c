@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "arches.h"
+#include "vmcoreinfo.h"
 
 static const struct ol_arch arches[] = {
-#define OL_ARCH(id, name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize, first) \
-	{ name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize, first },
+#define OL_ARCH(id, name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize, first, key) \
+	{ name, elf, uts, sizes, prstatus, kstart, ksym, kalign, ksize, first, key },
 #include "arches.def"
 #undef OL_ARCH
 };
@@ -33,6 +34,17 @@ const struct ol_arch *ol_arch_by_uts(const char *machine, size_t len)
 
 	for (i = 0; i < N_ARCHES; i++)
 		if (strlen(arches[i].uts_machine) == n && !memcmp(arches[i].uts_machine, machine, n))
+			return &arches[i];
+	return NULL;
+}
+
+const struct ol_arch *ol_arch_by_vmcoreinfo(const char *text, size_t len)
+{
+	char val[32];
+	size_t i;
+
+	for (i = 0; i < N_ARCHES; i++)
+		if (ol_vmcoreinfo_find(text, len, arches[i].vmci_key, val, sizeof(val)) == 0)
 			return &arches[i];
 	return NULL;
 }

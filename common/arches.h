@@ -18,12 +18,15 @@ struct ol_arch {
 	const char *ktext_symbol;
 	uint64_t ktext_align, ktext_size;
 	const char *log_first;
+	const char *vmci_key;
 };
 
 /* The row of an ELF e_machine, or NULL. */
 const struct ol_arch *ol_arch_by_elf(uint16_t machine);
 /* The row of a utsname machine (at most len bytes, NUL-terminated or not), or NULL. */
 const struct ol_arch *ol_arch_by_uts(const char *machine, size_t len);
+/* The row whose VMCOREINFO key the text (len bytes) has, or NULL. */
+const struct ol_arch *ol_arch_by_vmcoreinfo(const char *text, size_t len);
 /* Whether the machine's kernels run with pages of size bytes. */
 int ol_arch_page_size_ok(const struct ol_arch *a, uint64_t size);
 /* Its default page size: the smallest it runs with. */

@@ -100,6 +100,13 @@ static int check_vmcoreinfo(struct ol_dump *d, const char *text, size_t len, cha
 
 	while (len && text[len - 1] == '\0')
 		len--;
+	/* a compressed header that does not name its machine: VMCOREINFO does */
+	if (!d->arch) {
+		d->arch = ol_arch_by_vmcoreinfo(text, len);
+		if (!d->arch)
+			return dump_fail(err, errlen, "its header does not name its machine, nor does its "
+					 "VMCOREINFO name one of %s", ol_arch_names());
+	}
 	while (pos < len) {
 		const char *s = text + pos, *end = memchr(s, '\n', len - pos), *eq;
 		size_t llen = end ? (size_t)(end - s) : len - pos, klen;
@@ -135,7 +142,8 @@ static int check_vmcoreinfo(struct ol_dump *d, const char *text, size_t len, cha
 				}
 				if (!*p && d->fmt == FMT_KDUMP && v != d->page_size) {
 					dump_fail(err, errlen, "VMCOREINFO says PAGESIZE=%s, its header "
-						  "block_size %" PRIu64, val, d->page_size);
+						  "block_size %" PRIu64 " (QEMU's dump-guest-memory -z of an "
+						  "arm64 guest: read its ELF dump)", val, d->page_size);
 					goto out;
 				}
 				if (!*p && d->fmt == FMT_ELF)
@@ -191,6 +199,8 @@ out:
 static int check_notes(struct ol_dump *d, const uint8_t *p, size_t size, char *err,
 		       size_t errlen)
 {
+	uint32_t prstatus = UINT32_MAX;	/* the shortest PRSTATUS note */
+
 	while (size >= 12) {
 		uint32_t namesz = ol_le32(p), descsz = ol_le32(p + 4), type = ol_le32(p + 8);
 		size_t descoff = 12 + (((size_t)namesz + 3) & ~(size_t)3);
@@ -223,12 +233,14 @@ static int check_notes(struct ol_dump *d, const uint8_t *p, size_t size, char *e
 		} else if (note_is("VMCOREINFO_XEN", name, namesz) || note_is("Xen", name, namesz) ||
 			   note_is(".note.Xen", name, namesz)) {
 			return dump_fail(err, errlen, "it is a Xen dump, which the recorder does not read");
-		} else if (note_is("CORE", name, namesz) && type == 1 &&
-			   descsz < d->arch->prstatus_size) {
-			return dump_fail(err, errlen, "it has a PRSTATUS note of %" PRIu32 " bytes, %" PRIu32
-					 " expected on %s", descsz, d->arch->prstatus_size, d->arch->name);
+		} else if (note_is("CORE", name, namesz) && type == 1 && descsz < prstatus) {
+			prstatus = descsz;
 		}
 	}
+	/* after the loop: the machine may come from the VMCOREINFO note after them */
+	if (prstatus != UINT32_MAX && d->arch && prstatus < d->arch->prstatus_size)
+		return dump_fail(err, errlen, "it has a PRSTATUS note of %" PRIu32 " bytes, %" PRIu32
+				 " expected on %s", prstatus, d->arch->prstatus_size, d->arch->name);
 	return 0;
 }
 
@@ -394,8 +406,9 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 	if (hlen < 464)
 		return dump_fail(err, errlen, "it is cut short: %zu bytes, less than its header",
 				 hlen);
+	/* QEMU's dump-guest-memory -z does not know the machine: its VMCOREINFO tells */
 	d->arch = ol_arch_by_uts((const char *)h + 272, 65);
-	if (!d->arch)
+	if (!d->arch && strncmp((const char *)h + 272, "Unknown", 65) != 0)
 		return dump_fail(err, errlen, "its header says machine \"%.20s\": the recorder reads "
 				 "%s dumps", (const char *)h + 272, ol_arch_names());
 	/* libkdumpfile tries the 32-bit header first: it must not pass */
@@ -410,7 +423,7 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 	if (!power_of_two(block_size) || block_size < MIN_BLOCK || block_size > MAX_BLOCK)
 		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ", not a page size",
 				 block_size);
-	if (!ol_arch_page_size_ok(d->arch, block_size))
+	if (d->arch && !ol_arch_page_size_ok(d->arch, block_size))
 		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ": not a page size "
 				 "of %s kernels", block_size, d->arch->name);
 	if (!header_passes(block_size, bitmap_blocks, max_mapnr))
@@ -460,6 +473,12 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 		d->vmci_len = len;
 		d->has_vmci = true;
 	}
+	if (!d->arch)
+		return dump_fail(err, errlen, "its header does not name its machine and it has no "
+				 "VMCOREINFO to tell");
+	if (!ol_arch_page_size_ok(d->arch, block_size))
+		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ": not a page size "
+				 "of %s kernels", block_size, d->arch->name);
 	max_pfn = max_mapnr;
 	if (version >= 6)
 		max_pfn = ol_le64(sub + 96);

@@ -505,7 +505,8 @@ need_debian() {
 		guest_initrds[$a]=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh" -a "$a") ||
 			die "cannot make the $a guest's initramfs"
 	fi
-	if [ -z "${test_modules[$k/$a]:-}" ]; then
+	# the test module, for trigger steps (module_of)
+	if grep -q '^step[[:space:]]\{1,\}trigger[[:space:]]' "$1" && [ -z "${test_modules[$k/$a]:-}" ]; then
 		test_modules[$k/$a]=$("$OOPSLIMIT_TOP/scripts/test-module.sh" "${debian_kernels[$k/$a]}") ||
 			die "cannot build the test module for $k's $a kernel"
 	fi

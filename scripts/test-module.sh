@@ -58,12 +58,23 @@ trap "grep -q ' $work/' /proc/self/mounts || rm -rf '$work'" EXIT
 t0=$(now_ms)
 mkdir -p "$work/debs"
 suite_apt "$suite" "$debarch"
-say "downloading linux-headers-$release and its -common part ($suite, $debarch)"
-suite_download "$work/debs" "linux-headers-$release=$version" "linux-headers-${release%-*}-common=$version"
-say "making the build root ($suite: $ccpkg, linux-kbuild-${release%-*}; log: $work/mmdebstrap.log)"
+# the headers' parts, as the package names them: linux-headers-*-common, and
+# linux-kbuild-* (this machine's, in the build root)
+common='' kbuild=''
+for p in $(apt-cache "${apt_opts[@]}" depends "linux-headers-$release" 2>/dev/null |
+	sed -n 's/^ *Depends: \(linux-\(headers\|kbuild\)-[^ ]*\)$/\1/p'); do
+	case $p in
+	linux-headers-*-common*) common=$p ;;
+	linux-kbuild-*) kbuild=$p ;;
+	esac
+done
+{ [ -n "$common" ] && [ -n "$kbuild" ]; } || die "cannot tell linux-headers-$release's -common and kbuild packages"
+say "downloading linux-headers-$release and $common ($suite, $debarch)"
+suite_download "$work/debs" "linux-headers-$release=$version" "$common=$version"
+say "making the build root ($suite: $ccpkg, $kbuild; log: $work/mmdebstrap.log)"
 # shellcheck disable=SC2016  # mmdebstrap's hooks expand $1, the tree, themselves
 suite_mmdebstrap "$work/mmdebstrap.log" "$suite" "$work/root" "deb $(host_mirror) $suite main" --variant=minbase \
-	--include="make,$ccpkg,linux-kbuild-${release%-*}" \
+	--include="make,$ccpkg,$kbuild" \
 	--customize-hook="for d in $work/debs/*.deb; do dpkg-deb -x \"\$d\" \"\$1\"; done" ||
 	die "mmdebstrap failed to make the build root of $release"
 mkdir -p "$work/root/oopslimit-build"

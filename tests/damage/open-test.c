@@ -272,6 +272,13 @@ static void test_kdump(void)
 	kd_make(&k, "PAGESIZE=16384\n", 31);
 	kd_refused(&k, "PAGESIZE=16384, its header block_size 4096",
 		   "an arm64 dump whose VMCOREINFO and header disagree on the page size");
+	/* QEMU's -z header says "Unknown": the machine is VMCOREINFO's */
+	kd_machine = "Unknown";
+	kd_make(&k, "OSRELEASE=6.12.117+deb13-arm64\nPAGESIZE=4096\nNUMBER(kimage_voffset)=0xffffdaf4a5000000\n", 31);
+	kd_opened(&k, "", "an \"Unknown\" header whose VMCOREINFO is arm64's opens");
+	kd_make(&k, vmci_ok, 31);
+	kd_refused(&k, "does not name its machine, nor does its VMCOREINFO",
+		   "an \"Unknown\" header whose VMCOREINFO names no machine");
 	kd_machine = "x86_64";
 	kd_prstatus = 336;
 	kd_make(&k, vmci_ok, 31);
