@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "arches.h"
 #include "report.h"
 #include "report-int.h"
 
@@ -91,7 +92,7 @@ void ol_report_log_line(struct ol_report *r, const char *line)
 	const char *text = split_stamp(r, line, stamp, sizeof(stamp));
 
 	if (r->log.lines == 0) {
-		r->log_wrapped = strncmp(text, "Linux version ", 14) != 0;
+		r->log_wrapped = !ol_arch_log_first(text);
 		memcpy(r->log_start, stamp, sizeof(stamp));
 	}
 	ol_log_line(&r->log, text);

@@ -81,15 +81,18 @@ static int cmp_keys(const void *a, const void *b)
 /*
  * libkdumpfile turns each VMCOREINFO line into an attribute, its key split
  * at '.' into directories, and sets the page size from PAGESIZE.  A key
- * that is a directory of another, an empty part or a PAGESIZE other than
- * 4096 makes its open fail (and 0.5.1 then leaves a dangling context);
- * refuse those here.  libkdumpfile reads the note's every byte, past a NUL
+ * that is a directory of another, an empty part or a PAGESIZE the machine
+ * does not run with (or, in a kdump-compressed dump, other than its
+ * header's block size) makes its open fail (and 0.5.1 then leaves a
+ * dangling context); refuse those here.  An ELF dump's page size is its
+ * PAGESIZE.  libkdumpfile reads the note's every byte, past a NUL
  * (where our own lookups stop, as the kernel's do): so are these checks,
  * a NUL in a key is a damaged key, and only NULs that end the text are
  * let be (0.5.1 read unmapped memory on a key after a NUL that begins with
  * a '.').
  */
-static int check_vmcoreinfo(const char *text, size_t len, char *err, size_t errlen)
+static int check_vmcoreinfo(struct ol_dump *d, const char *text, size_t len, char *err,
+			    size_t errlen)
 {
 	char **keys = NULL;
 	size_t nkeys = 0, cap = 0, pos = 0, line = 0, i;
@@ -97,6 +100,13 @@ static int check_vmcoreinfo(const char *text, size_t len, char *err, size_t errl
 
 	while (len && text[len - 1] == '\0')
 		len--;
+	/* a compressed header that does not name its machine: VMCOREINFO does */
+	if (!d->arch) {
+		d->arch = ol_arch_by_vmcoreinfo(text, len);
+		if (!d->arch)
+			return dump_fail(err, errlen, "its header does not name its machine, nor does its "
+					 "VMCOREINFO name one of %s", ol_arch_names());
+	}
 	while (pos < len) {
 		const char *s = text + pos, *end = memchr(s, '\n', len - pos), *eq;
 		size_t llen = end ? (size_t)(end - s) : len - pos, klen;
@@ -125,11 +135,19 @@ static int check_vmcoreinfo(const char *text, size_t len, char *err, size_t errl
 				memcpy(val, eq + 1, vlen);
 				val[vlen] = '\0';
 				v = strtoul(val, &p, 10);
-				if (!*p && v != PAGE_SIZE_X86) {
-					dump_fail(err, errlen, "VMCOREINFO says PAGESIZE=%s: an x86_64 "
-						  "kernel's pages are 4096 bytes", val);
+				if (!*p && !ol_arch_page_size_ok(d->arch, v)) {
+					dump_fail(err, errlen, "VMCOREINFO says PAGESIZE=%s: not a "
+						  "page size of %s kernels", val, d->arch->name);
 					goto out;
 				}
+				if (!*p && d->fmt == FMT_KDUMP && v != d->page_size) {
+					dump_fail(err, errlen, "VMCOREINFO says PAGESIZE=%s, its header "
+						  "block_size %" PRIu64 " (QEMU's dump-guest-memory -z of an "
+						  "arm64 guest: read its ELF dump)", val, d->page_size);
+					goto out;
+				}
+				if (!*p && d->fmt == FMT_ELF)
+					d->page_size = v;
 			}
 		}
 		if (nkeys == cap) {
@@ -181,6 +199,8 @@ out:
 static int check_notes(struct ol_dump *d, const uint8_t *p, size_t size, char *err,
 		       size_t errlen)
 {
+	uint32_t prstatus = UINT32_MAX;	/* the shortest PRSTATUS note */
+
 	while (size >= 12) {
 		uint32_t namesz = ol_le32(p), descsz = ol_le32(p + 4), type = ol_le32(p + 8);
 		size_t descoff = 12 + (((size_t)namesz + 3) & ~(size_t)3);
@@ -199,7 +219,7 @@ static int check_notes(struct ol_dump *d, const uint8_t *p, size_t size, char *e
 			if (descsz > MAX_VMCOREINFO)
 				return dump_fail(err, errlen, "its VMCOREINFO note is %" PRIu32
 						 " bytes long", descsz);
-			if (check_vmcoreinfo((const char *)desc, descsz, err, errlen))
+			if (check_vmcoreinfo(d, (const char *)desc, descsz, err, errlen))
 				return -1;
 			copy = malloc(descsz + 1u);
 			if (!copy)
@@ -213,11 +233,14 @@ static int check_notes(struct ol_dump *d, const uint8_t *p, size_t size, char *e
 		} else if (note_is("VMCOREINFO_XEN", name, namesz) || note_is("Xen", name, namesz) ||
 			   note_is(".note.Xen", name, namesz)) {
 			return dump_fail(err, errlen, "it is a Xen dump, which the recorder does not read");
-		} else if (note_is("CORE", name, namesz) && type == 1 && descsz < PRSTATUS_SIZE) {
-			return dump_fail(err, errlen, "it has a PRSTATUS note of %" PRIu32 " bytes, %u "
-					 "expected", descsz, PRSTATUS_SIZE);
+		} else if (note_is("CORE", name, namesz) && type == 1 && descsz < prstatus) {
+			prstatus = descsz;
 		}
 	}
+	/* after the loop: the machine may come from the VMCOREINFO note after them */
+	if (prstatus != UINT32_MAX && d->arch && prstatus < d->arch->prstatus_size)
+		return dump_fail(err, errlen, "it has a PRSTATUS note of %" PRIu32 " bytes, %" PRIu32
+				 " expected on %s", prstatus, d->arch->prstatus_size, d->arch->name);
 	return 0;
 }
 
@@ -406,9 +429,11 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 	if (hlen < 464)
 		return dump_fail(err, errlen, "it is cut short: %zu bytes, less than its header",
 				 hlen);
-	if (strncmp((const char *)h + 272, "x86_64", 65) != 0)
+	/* QEMU's dump-guest-memory -z does not know the machine: its VMCOREINFO tells */
+	d->arch = ol_arch_by_uts((const char *)h + 272, 65);
+	if (!d->arch && strncmp((const char *)h + 272, "Unknown", 65) != 0)
 		return dump_fail(err, errlen, "its header says machine \"%.20s\": the recorder reads "
-				 "x86_64 dumps", (const char *)h + 272);
+				 "%s dumps", (const char *)h + 272, ol_arch_names());
 	/* libkdumpfile tries the 32-bit header first: it must not pass */
 	if (header_passes(ol_le32(h + 416), ol_le32(h + 424), ol_le32(h + 428)) ||
 	    header_passes(be32(h + 416), be32(h + 424), be32(h + 428)))
@@ -421,9 +446,9 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 	if (!power_of_two(block_size) || block_size < MIN_BLOCK || block_size > MAX_BLOCK)
 		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ", not a page size",
 				 block_size);
-	if (block_size != PAGE_SIZE_X86)
-		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ": an x86_64 "
-				 "kernel's pages are 4096 bytes", block_size);
+	if (d->arch && !ol_arch_page_size_ok(d->arch, block_size))
+		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ": not a page size "
+				 "of %s kernels", block_size, d->arch->name);
 	if (!header_passes(block_size, bitmap_blocks, max_mapnr))
 		return dump_fail(err, errlen, "its header's bitmap of %" PRIu32 " blocks cannot cover "
 				 "max_mapnr %" PRIu32, bitmap_blocks, max_mapnr);
@@ -462,7 +487,7 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 			free(text);
 			return dump_fail(err, errlen, "cannot read its VMCOREINFO");
 		}
-		if (check_vmcoreinfo(text, len, err, errlen)) {
+		if (check_vmcoreinfo(d, text, len, err, errlen)) {
 			free(text);
 			return -1;
 		}
@@ -471,6 +496,12 @@ int dump_check_kdump(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err
 		d->vmci_len = len;
 		d->has_vmci = true;
 	}
+	if (!d->arch)
+		return dump_fail(err, errlen, "its header does not name its machine and it has no "
+				 "VMCOREINFO to tell");
+	if (!ol_arch_page_size_ok(d->arch, block_size))
+		return dump_fail(err, errlen, "its header says block_size %" PRIu32 ": not a page size "
+				 "of %s kernels", block_size, d->arch->name);
 	max_pfn = max_mapnr;
 	if (version >= 6)
 		max_pfn = ol_le64(sub + 96);
@@ -520,9 +551,10 @@ int dump_check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err, 
 	if (ol_le16(h + 16) != 4)
 		return dump_fail(err, errlen, "it is an ELF file but not a core dump (e_type %u)",
 				 ol_le16(h + 16));
-	if (ol_le16(h + 18) != 62)
+	d->arch = ol_arch_by_elf(ol_le16(h + 18));
+	if (!d->arch)
 		return dump_fail(err, errlen, "it is an ELF core dump of machine %u: the recorder reads "
-				 "x86_64 dumps", ol_le16(h + 18));
+				 "%s dumps", ol_le16(h + 18), ol_arch_names());
 	phoff = ol_le64(h + 32);
 	shoff = ol_le64(h + 40);
 	phentsize = ol_le16(h + 54);
@@ -567,7 +599,15 @@ int dump_check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err, 
 		dump_fail(err, errlen, "cannot read its program headers");
 		goto out;
 	}
-	d->page_size = PAGE_SIZE_X86;
+	/* the notes first: VMCOREINFO's PAGESIZE is the page size the loads are cut in */
+	for (i = 0; i < phnum; i++) {
+		const uint8_t *p = ph + i * 56;
+
+		if (ol_le32(p) == 4 && read_notes(d, ol_le64(p + 8), ol_le64(p + 32), err, errlen))
+			goto out;	/* PT_NOTE */
+	}
+	if (!d->page_size)
+		d->page_size = ol_arch_page_size(d->arch);
 	d->cut_pfn = UINT64_MAX;
 	for (i = 0; i < phnum; i++) {
 		const uint8_t *p = ph + i * 56;
@@ -575,10 +615,7 @@ int dump_check_elf(struct ol_dump *d, const uint8_t *h, size_t hlen, char *err, 
 		uint64_t off = ol_le64(p + 8), paddr = ol_le64(p + 24), filesz = ol_le64(p + 32),
 			 memsz = ol_le64(p + 40);
 
-		if (type == 4) {	/* PT_NOTE */
-			if (read_notes(d, off, filesz, err, errlen))
-				goto out;
-		} else if (type == 1) {	/* PT_LOAD */
+		if (type == 1) {	/* PT_LOAD */
 			uint64_t have, pfn;
 
 			if (filesz > memsz || paddr + memsz < paddr) {

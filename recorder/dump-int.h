@@ -15,20 +15,16 @@
 #include <libkdumpfile/addrxlat.h>
 #include <libkdumpfile/kdumpfile.h>
 
+#include "../common/arches.h"
 #include "dump.h"
 
-#define PAGE_SIZE_X86 4096u
 #define MIN_BLOCK 4096u		/* libkdumpfile's MIN_PAGE_SIZE and MAX_PAGE_SIZE */
 #define MAX_BLOCK (256u << 10)
 #define MAX_NOTES (16u << 20)
 #define MAX_VMCOREINFO (64u << 10)
 #define MAX_BAD 1024		/* damaged page ranges before the dump is refused */
-#define PRSTATUS_SIZE 336	/* sizeof(struct elf_prstatus) on x86_64 */
 #define DESC_SIZE 24		/* struct page_desc */
 #define DL_EXCLUDE_ZERO 1	/* makedumpfile -d bit: pages of zeros left out */
-/* x86_64's kernel image mapping: __START_KERNEL_map, plus KERNEL_IMAGE_SIZE */
-#define KTEXT_START UINT64_C(0xffffffff80000000)
-#define KTEXT_END UINT64_C(0xffffffffc0000000)
 /* page descriptor flags that say the page is compressed */
 #define DUMP_DH_COMPRESSED (0x1 | 0x2 | 0x4 | 0x20)
 
@@ -48,7 +44,9 @@ struct ol_dump {
 	addrxlat_ctx_t *axctx;
 	addrxlat_sys_t *axsys;
 	struct ol_mem mem;
-	uint64_t page_size;
+	const struct ol_arch *arch;	/* the machine, from the headers */
+	uint64_t page_size;		/* the header's block size, or VMCOREINFO's PAGESIZE */
+	uint64_t ktext_start, ktext_end;	/* the kernel image (common/arches.def) */
 
 	/* kdump-compressed: where the bitmaps are, what was left out */
 	uint64_t bitmap1_off, bitmap2_off, max_pfn;

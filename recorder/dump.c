@@ -139,8 +139,8 @@ static int present(struct ol_dump *d, uint64_t pfn, uint64_t vaddr, bool *zeros)
 		return 0;
 	if (bitmap_bit(d, d->bitmap2_off, pfn) == 1)
 		return 1;
-	if ((d->dump_level & DL_EXCLUDE_ZERO) && d->has_bitmap1 && vaddr >= KTEXT_START &&
-	    vaddr < KTEXT_END && bitmap_bit(d, d->bitmap1_off, pfn) == 1)
+	if ((d->dump_level & DL_EXCLUDE_ZERO) && d->has_bitmap1 && vaddr >= d->ktext_start &&
+	    vaddr < d->ktext_end && bitmap_bit(d, d->bitmap1_off, pfn) == 1)
 		*zeros = true;
 	return 0;
 }
@@ -269,6 +269,27 @@ static int lib_open(struct ol_dump *d, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Where the kernel image lives (common/arches.def): a fixed range, or one
+ * from VMCOREINFO; none (no left-out page read as zeros) when VMCOREINFO
+ * does not say.
+ */
+static void ktext(struct ol_dump *d)
+{
+	const struct ol_arch *a = d->arch;
+	uint64_t start = a->ktext_start;
+
+	if (a->ktext_symbol) {
+		if (!d->has_vmci || ol_vmci_symbol(&d->mem, a->ktext_symbol, &start) != 0)
+			return;
+		start -= start % a->ktext_align;
+	}
+	if (start > UINT64_MAX - a->ktext_size)
+		return;
+	d->ktext_start = start;
+	d->ktext_end = start + a->ktext_size;
+}
+
 struct ol_dump *ol_dump_open(const char *path, char *err, size_t errlen)
 {
 	struct ol_dump *d = calloc(1, sizeof(*d));
@@ -350,6 +371,7 @@ struct ol_dump *ol_dump_open(const char *path, char *err, size_t errlen)
 		goto bad;
 	}
 	d->mem = (struct ol_mem){ dump_read, dump_vmcoreinfo, d };
+	ktext(d);
 	if (d->has_vmci && ol_vmcoreinfo_find(d->vmci, d->vmci_len, "OSRELEASE", rel,
 					      sizeof(rel)) == 0)
 		snprintf(d->release, sizeof(d->release), "%s", rel);

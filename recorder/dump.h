@@ -9,8 +9,8 @@
  * kdump_free() reads freed memory), a bitmap past the end of the file is
  * mapped and read (SIGBUS), a page descriptor with a compressed size above
  * the page size overruns its buffer, a FIFO blocks forever.  ol_dump_open()
- * checks all of that first, and only x86_64 kdump-compressed and ELF dumps
- * are handed over.  What can be read safely but not trusted (a truncated
+ * checks all of that first, and only kdump-compressed and ELF dumps of the
+ * machines of common/arches.def are handed over.  What can be read safely but not trusted (a truncated
  * file, page descriptors that do not follow each other) is remembered, and
  * reads of those pages fail instead of returning zeros or another page.
  */

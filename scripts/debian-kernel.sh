@@ -7,14 +7,18 @@
 # and linux-base-RELEASE), modules under /lib or /usr/lib, plain, xz- or
 # zstd-compressed.  The guest gets the few modules it needs (9p for the run
 # directory, fw_cfg for the VMCOREINFO note of QEMU's dumps) as an initramfs
-# part to append to the guest's own.  Prints the directory, keyed by suite,
-# release and package version:
-#   DIR/bzImage DIR/kernelrelease DIR/version DIR/suite DIR/config
+# part to append to the guest's own.  With -a, the kernel of another machine
+# of scripts/arches (arm64: Debian's arm64 kernel, its apt configuration of
+# its own).  Prints the directory, keyed by suite, machine, release and
+# package version:
+#   DIR/bzImage (the image, whatever the machine calls it) DIR/kernelrelease
+#   DIR/version DIR/suite DIR/arch DIR/config
 #   DIR/guest-modules.cpio.gz  (lib/oopslimit/modules/*.ko and their order)
 #   DIR/vmlinux DIR/System.map (with -g: the -dbg package's vmlinux)
 # Nothing is installed on this machine: apt-get download and dpkg-deb -x.
 #
-# Usage: scripts/debian-kernel.sh [-g] SUITE   (a suite of scripts/debian-releases)
+# Usage: scripts/debian-kernel.sh [-g] [-a ARCH] SUITE
+#            (a suite of scripts/debian-releases, a machine of scripts/arches)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -25,23 +29,32 @@ set -eu
 # built in; their dependencies come along.
 guest_modules='9p 9pnet_virtio virtio_pci qemu_fw_cfg'
 
-dbg=no
-while getopts g opt; do
+dbg=no arch=x86_64
+while getopts ga: opt; do
 	case $opt in
 	g) dbg=yes ;;
-	*) die "usage: $prog [-g] SUITE" ;;
+	a) arch=$OPTARG ;;
+	*) die "usage: $prog [-g] [-a ARCH] SUITE" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || die "usage: $prog [-g] SUITE"
+[ $# -eq 1 ] || die "usage: $prog [-g] [-a ARCH] SUITE"
 suite=$1
-meta=$(suite_field "$suite" kernel)
-suite_apt "$suite"
+# The release's own metapackage on x86_64 (scripts/debian-releases), the
+# machine's flavour (scripts/arches) on the others.
+if [ "$arch" = x86_64 ]; then
+	meta=$(suite_field "$suite" kernel)
+else
+	meta=$(arch_field "$arch" kernel)
+fi
+suite_apt "$suite" "$(arch_field "$arch" deb)"
 
 mapfile -t pkgs < <(kernel_packages "$meta")
 [ ${#pkgs[@]} -gt 0 ] || die "$meta in $suite depends on no kernel package"
 version=$(apt-cache "${apt_opts[@]}" show --no-all-versions "${pkgs[0]}" | sed -n 's/^Version: //p')
 out=$OOPSLIMIT_CACHE/debian-kernels/$suite-${pkgs[0]#linux-image-}-$version
+# the same package on two machines of one kind (arm64, arm64-lpa2) is one entry
+[ "$arch" = x86_64 ] || out=$out-$(arch_field "$arch" deb)
 complete() { [ -e "$out/.complete" ] && { [ $dbg = no ] || [ -e "$out/vmlinux" ]; }; }
 # --- the packages, unpacked in a directory of their own --------------------------------
 kernel_cache_begin "$out" complete
@@ -56,13 +69,14 @@ unpack_image() {
 		dpkg-deb -x "$deb" "$work/root" || die "cannot unpack ${deb##*/}"
 	done
 
-	kernel_layout "$work/root"
+	kernel_layout "$work/root" "$arch"
 	release=$krelease moddir=$kmoddir
 	cp "$kimage" "$work/new/bzImage"
 	cp "$kconfig" "$work/new/config"
 	printf '%s\n' "$release" >"$work/new/kernelrelease"
 	printf '%s\n' "$version" >"$work/new/version"
 	printf '%s\n' "$suite" >"$work/new/suite"
+	arch_field "$arch" deb >"$work/new/arch"
 
 	# --- the guest's modules ----------------------------------------------------------
 	# module_file NAME: the module's file, any compression, - and _ alike.
@@ -107,7 +121,9 @@ if [ $dbg = yes ]; then
 	say "downloading $dbgpkg (the vmlinux with debug info: a large package)"
 	suite_download "$work/debs" "$dbgpkg"
 	mv "$(dbg_vmlinux "$work"/debs/"$dbgpkg"_*.deb "$work/root" "$release")" "$work/new/vmlinux"
-	nm -n "$work/new/vmlinux" >"$work/new/System.map"
+	# the binutils of the machine's compiler (aarch64-linux-gnu-gcc: aarch64-linux-gnu-nm)
+	cc=$(arch_field "$arch" cc)
+	"${cc%gcc}nm" -n "$work/new/vmlinux" >"$work/new/System.map" || die "cannot read the symbols of the vmlinux"
 fi
 
 touch "$work/new/.complete"

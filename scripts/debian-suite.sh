@@ -11,11 +11,13 @@
 # suite_of_release UNAME-R
 #     The suite whose "releases" pattern the kernel release matches (the
 #     first such row), or nothing.
-# suite_apt SUITE
-#     Sets apt_opts: apt-get/apt-cache options for the suite.  A suite the
-#     host's sources serve ("host") gets none; any other gets a sources.list,
-#     package lists and a cache of its own under OOPSLIMIT_CACHE/apt/SUITE,
-#     from the host's own Debian mirror, the lists read again once a day.
+# suite_apt SUITE [DEBARCH]
+#     Sets apt_opts: apt-get/apt-cache options for the suite, for the host's
+#     architecture or Debian's architecture DEBARCH.  A suite the host's
+#     sources serve ("host"), for the host's architecture, gets none; any
+#     other gets a sources.list, package lists and a cache of its own under
+#     OOPSLIMIT_CACHE/apt/SUITE (or SUITE-DEBARCH), from the host's own
+#     Debian mirror, the lists read again once a day.
 # kernel_parts PACKAGE
 #     The packages of one kernel release PACKAGE depends on (image, binary,
 #     modules, base), per apt_opts: Debian 14's linux-image-RELEASE is
@@ -23,9 +25,10 @@
 # kernel_packages METAPACKAGE
 #     The packages of the kernel release METAPACKAGE depends on, one a
 #     line, the linux-image-RELEASE one first, then its parts.
-# kernel_layout ROOT
+# kernel_layout ROOT [ARCH]
 #     In a tree the kernel packages were unpacked in, sets kimage (the
-#     bzImage: /boot/vmlinuz-RELEASE, or Debian 14's
+#     image, of the machine's type: x86_64's bzImage unless ARCH names
+#     another row of scripts/arches; /boot/vmlinuz-RELEASE, or Debian 14's
 #     /usr/lib/modules/RELEASE/vmlinuz), krelease, kmoddir (/lib or
 #     /usr/lib/modules/RELEASE) and kconfig (/boot/config-RELEASE or
 #     MODDIR/config); stops naming what is missing.
@@ -88,17 +91,20 @@ suite_of_release() {
 }
 
 suite_apt() {
-	local suite=$1 mirror dir
+	local suite=$1 debarch=${2:-} mirror dir opt=''
 	apt_opts=()
-	[ "$(suite_field "$suite" sources)" = host ] && return 0
+	[ "$debarch" != "$(dpkg --print-architecture)" ] || debarch=''
+	[ "$(suite_field "$suite" sources)" = host ] && [ -z "$debarch" ] && return 0
 	mirror=$(host_mirror)
 	[ -n "$mirror" ] || die "the host's apt sources name no Debian mirror with a main component"
-	dir=$OOPSLIMIT_CACHE/apt/$suite
+	dir=$OOPSLIMIT_CACHE/apt/$suite${debarch:+-$debarch}
+	[ -z "$debarch" ] || opt="[arch=$debarch] "
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	printf 'deb %s %s main\n' "$mirror" "$suite" | ol_write_atomic "$dir/sources.list" ||
+	printf 'deb %s%s %s main\n' "$opt" "$mirror" "$suite" | ol_write_atomic "$dir/sources.list" ||
 		die "cannot write $dir/sources.list"
 	apt_opts=(-o "Dir::Etc::sourcelist=$dir/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$dir/lists"
 		-o "Dir::Cache=$dir/cache" -o APT::Sandbox::User=root -o Debug::NoLocking=1)
+	[ -z "$debarch" ] || apt_opts+=(-o "APT::Architecture=$debarch" -o "APT::Architectures=$debarch")
 	(
 		flock 9
 		[ -z "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null)" ] || exit 0
@@ -163,7 +169,7 @@ kernel_packages() {
 }
 
 kernel_layout() {
-	local root=$1 images d
+	local root=$1 arch=${2:-x86_64} images d want
 	mapfile -t images < <(find "$root/boot" "$root/usr/lib/modules" -maxdepth 2 \
 		\( -path '*/boot/vmlinuz-*' -o -path '*/modules/*/vmlinuz' \) 2>/dev/null)
 	[ ${#images[@]} -gt 0 ] || die "the packages hold no kernel image (/boot/vmlinuz-RELEASE or /usr/lib/modules/RELEASE/vmlinuz)"
@@ -173,8 +179,11 @@ kernel_layout() {
 	*/vmlinuz) krelease=$(basename "$(dirname "$kimage")") ;;
 	*) krelease=${kimage##*/vmlinuz-} ;;
 	esac
-	[ "$(file -b "$kimage" | cut -d, -f1)" = "Linux kernel x86 boot executable bzImage" ] ||
-		die "${kimage#"$root"} is not an x86 bzImage: $(file -b "$kimage" | cut -d, -f1)"
+	want=$(arch_field "$arch" image | tr _ ' ')
+	case $(file -b "$kimage") in
+	"$want"*) ;;
+	*) die "${kimage#"$root"} is not a $want (scripts/arches, $arch): $(file -b "$kimage" | cut -d, -f1)" ;;
+	esac
 	kmoddir=''
 	for d in "$root/lib/modules/$krelease" "$root/usr/lib/modules/$krelease"; do
 		[ -d "$d/kernel" ] && kmoddir=$d

@@ -9,8 +9,11 @@ packages=(
 	# the kernel source and what building it takes
 	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 	cpio xz-utils ccache kmod file patch binutils perl
-	# the guest
+	# the guest, and the arm64 one (scripts/arches: its QEMU, the cross
+	# compiler of its static helper, QEMU's user-mode emulator that lists
+	# its busybox's applets here)
 	qemu-system-x86 busybox-static
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
 	# capture and analysis
 	kexec-tools makedumpfile crash dracut-core libkdumpfile-dev e2fsprogs jq zstd
 	# the fleet summary's index (oopslimit-triage --index)

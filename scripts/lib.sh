@@ -124,6 +124,21 @@ host_mirror() {
 	apt-cache policy 2>/dev/null | awk '$3 ~ /\/main$/ && $2 ~ /^https?:/ && $2 !~ /security/ { print $2; exit }'
 }
 
+# arch_field ARCH COLUMN
+#     The column (arch, deb, kernel, image, qemu, machine, console, cc,
+#     append, dump, user) of the machine's row of scripts/arches; stops, naming the rows, when it has
+#     none.
+arch_field() {
+	local col
+	case $2 in
+	arch) col=1 ;; deb) col=2 ;; kernel) col=3 ;; image) col=4 ;; qemu) col=5 ;; machine) col=6 ;;
+	console) col=7 ;; cc) col=8 ;; append) col=9 ;; dump) col=10 ;; user) col=11 ;;
+	*) die "arch_field: no column '$2'" ;;
+	esac
+	awk -v a="$1" -v c="$col" '!/^#/ && $1 == a { print $c; f = 1 } END { exit !f }' "$OOPSLIMIT_TOP/scripts/arches" ||
+		die "no machine '$1' in scripts/arches (it has: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$OOPSLIMIT_TOP/scripts/arches"))"
+}
+
 now_ms() {
 	date +%s%3N
 }

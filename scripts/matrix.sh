@@ -10,10 +10,14 @@
 #   crash           the full crash session with the extension
 #   drgn            tests/drgn-counters.py, the independent oracle
 # The -dbg packages are large (Debian 13's is a 1 GB download): this is not
-# part of make test.  Writes bench/matrix.md and prints it.
+# part of make test.  Writes bench/matrix.md and prints it.  Without SUITEs,
+# a second table: Debian 13's arm64 kernels in the same guest plan
+# (tests/scenarios/arm64-sysrq.scn, arm64-16k-sysrq.scn), their boot to the
+# dump under TCG, read by the same readers (this machine's crash and drgn
+# say why they cannot).
 #
 # Usage: scripts/matrix.sh [SUITE...]   (make matrix; default: every suite
-#        of scripts/debian-releases)
+#        of scripts/debian-releases, and the arm64 table)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,11 +36,14 @@ done
 # not on what the matrix measures).
 names=()
 for s in "${suites[@]}"; do names+=("kernel-$s"); done
-say "booting ${names[*]}"
-OOPSLIMIT_SCENARIOS_ONLY=1 "$OOPSLIMIT_TOP/tests/run.sh" "${names[@]}" >&2 || say "a scenario failed; the matrix reads what dumps there are"
-
+arm64=()
+[ $# -gt 0 ] || arm64=(arm64-sysrq arm64-16k-sysrq)
+say "booting ${names[*]} ${arm64[*]}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+{ OOPSLIMIT_SCENARIOS_ONLY=1 "$OOPSLIMIT_TOP/tests/run.sh" "${names[@]}" "${arm64[@]}" || echo failed; } |
+	tee "$work/boots" >&2
+! grep -qx failed "$work/boots" || say "a scenario failed; the matrix reads what dumps there are"
 make -s -C "$OOPSLIMIT_TOP/kdump" O="$work" >/dev/null || die "building the recorder (recorder/) failed"
 make -s -C "$OOPSLIMIT_TOP/crash-ext" >/dev/null || die "building the crash extension failed"
 mkdir -p "$work/ext"
@@ -105,17 +112,28 @@ table=$work/matrix.md
 	printf '| --- | --- | --- | --- | --- | --- | --- |\n'
 } >"$table"
 
-for s in "${suites[@]}"; do
-	scn=$OOPSLIMIT_TOP/tests/scenarios/kernel-$s.scn
-	dump=$OOPSLIMIT_CACHE/runs/kernel-$s/dump.elf
+# row NAME: the table row of scenario NAME's dump (its kernel debian:SUITE,
+# on its arch), each reader's cell; an arm64 row has the boot to the dump
+# and the dump's size after the fetch.
+row() {
+	local name=$1 scn dump s arch rel kdir fetch boot
+	scn=$OOPSLIMIT_TOP/tests/scenarios/$name.scn
+	dump=$OOPSLIMIT_CACHE/runs/$name/dump.elf
+	s=$(sed -n 's/^kernel[[:space:]]*debian://p' "$scn")
+	arch=$(sed -n 's/^arch[[:space:]]\{1,\}//p' "$scn")
 	rel=$(awk -v s="$s" '!/^#/ && $1 == s { print $2 }' "$releases")
 	if [ ! -s "$dump" ]; then
-		printf '| %s (%s) | | | no dump: the scenario did not leave one | | | |\n' "$rel" "$s" >>"$table"
-		continue
+		printf '| %s (%s) | | | no dump: the scenario did not leave one | | | |%s\n' "$rel" "$s" "${arch:+ | |}" >>"$table"
+		return
 	fi
 	t0=$(now_ms)
-	kdir=$("$OOPSLIMIT_TOP/scripts/debian-kernel.sh" -g "$s") || die "cannot fetch $s's kernel and its -dbg package"
+	kdir=$("$OOPSLIMIT_TOP/scripts/debian-kernel.sh" -g ${arch:+-a "$arch"} "$s") ||
+		die "cannot fetch $s's kernel and its -dbg package"
 	fetch="$(since "$t0") s, vmlinux $(($(stat -c %s "$kdir/vmlinux") / 1048576)) MiB"
+	if [ -n "$arch" ]; then
+		boot=$(sed -n "s/^# $name: QEMU ran \\([0-9.]*\\) s, status 0.*/\\1 s/p" "$work/boots" | tail -n 1)
+		fetch="$arch | $fetch | ${boot:-?}, $(($(stat -c %s "$dump") / 1048576)) MiB"
+	fi
 	expected "$scn" >"$work/want"
 	row_cells=()
 	run_reader "$s recorder" "$work/want" "$work/rec.json" "$work/oopslimit-reason" -j "$work/rec.json" "$dump"
@@ -131,7 +149,16 @@ for s in "${suites[@]}"; do
 	printf '| %s (%s) | %s | %s | %s | %s | %s | %s |\n' "$rel" "$s" "$(cat "$kdir/kernelrelease")" "$fetch" \
 		"${row_cells[@]}" >>"$table"
 	rm -f "$work"/*.json
-done
+}
+for s in "${suites[@]}"; do row "kernel-$s"; done
+if [ ${#arm64[@]} -gt 0 ]; then
+	{
+		printf '\nDebian 13'"'"'s arm64 kernels, the same plan, under qemu-system-aarch64 -M virt (TCG, 512 MiB) here:\n\n'
+		printf '| release | kernel | machine (scripts/arches) | packages fetched (image, -dbg) | boot to the dump, its size | recorder (no vmlinux) | crash --minimal -x oopslimit | crash -x oopslimit | drgn |\n'
+		printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+	} >>"$table"
+	for n in "${arm64[@]}"; do row "$n"; done
+fi
 
 mkdir -p "$OOPSLIMIT_TOP/bench"
 ol_write_atomic "$OOPSLIMIT_TOP/bench/matrix.md" <"$table" || die "cannot write bench/matrix.md"

@@ -4,7 +4,10 @@
 # Usage: scripts/qemu-run.sh -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND]
 #                            [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK]
 #                            [-E DISK,BUS]... [-R] [-N] [-S FILE] [-F NAME=FILE]...
-#                            [-n SOCKET,PEER,MAC] [-P]
+#                            [-n SOCKET,PEER,MAC] [-P] [-A ARCH]
+#
+# -A boots another machine of scripts/arches (arm64: qemu-system-aarch64's
+# virt machine and the row's CPU, console ttyAMA0, always TCG).
 #
 # The serial console goes to RUNDIR/console.log; the guest mounts RUNDIR as
 # 9p tag "host".  QEMU runs with -no-reboot, so a guest reboot or a panic
@@ -38,9 +41,10 @@ set -eu
 
 kernel='' initrd='' rundir='' append='' limit=300 mem=512M dump='' disk=''
 reboot=no share=yes serial2='' fwcfg=() extra_disks=() nic=
-probe_only=no
-while getopts k:i:d:a:t:m:D:b:E:RNS:F:n:P opt; do
+probe_only=no arch=x86_64
+while getopts k:i:d:a:t:m:D:b:E:RNS:F:n:PA: opt; do
 	case $opt in
+	A) arch=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
 	d) rundir=$OPTARG ;;
@@ -70,7 +74,7 @@ while getopts k:i:d:a:t:m:D:b:E:RNS:F:n:P opt; do
 		[[ $OPTARG == [a-z]*=?* ]] || die "-F takes NAME=FILE, not '$OPTARG'"
 		[ -r "${OPTARG#*=}" ] || die "fw_cfg file ${OPTARG#*=} not found"
 		fwcfg+=(-fw_cfg "name=opt/oopslimit/${OPTARG%%=*},file=${OPTARG#*=}") ;;
-	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK] [-R] [-N] [-S FILE] [-F NAME=FILE] [-n SOCKET,PEER,MAC]" ;;
+	*) die "usage: $prog -k BZIMAGE -i INITRD -d RUNDIR [-a APPEND] [-t SECONDS] [-m MEM] [-D DUMPFILE] [-b DISK] [-R] [-N] [-S FILE] [-F NAME=FILE] [-n SOCKET,PEER,MAC] [-A ARCH]" ;;
 	esac
 done
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$rundir" ]; then
@@ -80,7 +84,15 @@ fi
 [ -r "$initrd" ] || die "initrd $initrd not found"
 [ -d "$rundir" ] || die "run directory $rundir not found"
 [ -z "$disk" ] || [ -w "$disk" ] || die "disk image $disk not found or not writable"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+qemu=$(arch_field "$arch" qemu)
+command -v "$qemu" >/dev/null || die "$qemu missing: scripts/deps.sh installs it"
+console=$(arch_field "$arch" console)
+# the machine and CPU, "-" for QEMU's default PC
+machine=()
+m=$(arch_field "$arch" machine)
+[ "$m" = - ] || machine=(-M "${m%%:*}" -cpu "${m#*:}")
+dump_opts=$(arch_field "$arch" dump)
+[ "$dump_opts" != - ] || dump_opts=''
 
 # qemu_boot ACCEL SECONDS PANIC: runs QEMU in the background with its monitor
 # on RUNDIR/monitor.in and .out (read into monitor.log); sets $qemu_pid and
@@ -115,7 +127,7 @@ qemu_boot() {
 	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
 	cat "$rundir/monitor.out" >"$rundir/monitor.log" &
 	monitor_reader=$!
-	timeout --kill-after=5 "$2" qemu-system-x86_64 -accel "$1" -m "$mem" -smp 1 \
+	timeout --kill-after=5 "$2" "$qemu" "${machine[@]}" -accel "$1" -m "$mem" -smp 1 \
 		-nodefaults -display none \
 		-serial "file:$rundir/console.log" \
 		-monitor "pipe:$rundir/monitor" \
@@ -123,7 +135,7 @@ qemu_boot() {
 		"${extra[@]}" "${fwcfg[@]}" \
 		"${drive[@]}" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=$panic $append" \
+		-append "console=$console panic=$panic $append" \
 		>"$rundir/qemu.log" 2>&1 &
 	qemu_pid=$!
 }
@@ -133,6 +145,11 @@ qemu_boot() {
 pick_accel() {
 	if [ -n "${OOPSLIMIT_ACCEL:-}" ]; then
 		printf '%s\n' "$OOPSLIMIT_ACCEL"
+		return
+	fi
+	# another architecture than the host's is emulated
+	if [ "$(arch_field "$arch" deb)" != "$(dpkg --print-architecture)" ]; then
+		echo tcg
 		return
 	fi
 	local cache
@@ -173,8 +190,8 @@ if [ -n "$dump" ]; then
 		if grep -q -- '---\[ end Kernel panic' "$rundir/console.log" ||
 			grep -qx holding "$rundir/results" 2>/dev/null; then
 			dump_tmp=$(mktemp "$dump.tmp.XXXXXX") || die "cannot make a file beside $dump"
-			# -p: with the guest's virtual addresses, which drgn needs
-			printf 'dump-guest-memory -p %s\n' "$dump_tmp" >&8
+			# x86_64's -p: with the guest's virtual addresses, which drgn needs
+			printf 'dump-guest-memory %s%s\n' "${dump_opts:+$dump_opts }" "$dump_tmp" >&8
 			printf 'quit\n' >&8
 			break
 		fi

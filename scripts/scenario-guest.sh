@@ -45,7 +45,8 @@ scenario_setup() {
 run_stamp() { # run_stamp SCENARIO-FILE KERNEL-DIR
 	{
 		cat "$1" "$OOPSLIMIT_TOP/scripts/qemu-run.sh"
-		printf '%s\n' "$2" "$initrd" "$capture_initrd"
+		printf '%s\n' "$2" "$(initrd_of "$1")" "$capture_initrd"
+		module_of "$1"
 	} | sha256sum | cut -c1-16
 }
 
@@ -224,20 +225,31 @@ boot_scenario() {
 		} >"$dir/kdump.conf"
 		ol_conf_get "$dir/kdump.conf" path >"$dir/kdump-path"
 	fi
-	# a modular kernel's modules, as a second initramfs part
-	local guest_initrd=$initrd
-	if [ -e "$kernel_dir/guest-modules.cpio.gz" ]; then
+	# a modular kernel's modules, as a second initramfs part, and another
+	# machine's test module (for its trigger steps) as a third
+	local guest_initrd arch module machine_args
+	arch=$(arch_of "$f")
+	guest_initrd=$(initrd_of "$f")
+	module=$(module_of "$f")
+	if [ -e "$kernel_dir/guest-modules.cpio.gz" ] || [ -n "$module" ]; then
+		cat "$guest_initrd" >"$dir/initrd.img"
+		[ ! -e "$kernel_dir/guest-modules.cpio.gz" ] || cat "$kernel_dir/guest-modules.cpio.gz" >>"$dir/initrd.img"
+		if [ -n "$module" ]; then
+			mkdir -p "$dir/extra/lib/oopslimit/extra"
+			cp "$module" "$dir/extra/lib/oopslimit/extra/"
+			(cd "$dir/extra" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -n) >>"$dir/initrd.img"
+			rm -rf "$dir/extra"
+		fi
 		guest_initrd=$dir/initrd.img
-		cat "$initrd" "$kernel_dir/guest-modules.cpio.gz" >"$guest_initrd"
 	fi
 	t0=$(now_ms)
-	# qemu_fw_cfg.ioport: without ACPI the fw_cfg driver binds only when
-	# told, and only then can QEMU put the VMCOREINFO note in its dumps.
-	# no_timer_check: on a busy host TCG can be too slow for the IO-APIC
-	# timer check, which then panics at boot ("IO-APIC + timer doesn't
-	# work!"); the capture kernel inherits both.
-	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -k "$kernel_dir/bzImage" -i "$guest_initrd" -d "$dir" \
-		-a "qemu_fw_cfg.ioport=12@0x510:0:1:4 no_timer_check$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} \
+	# the machine's command line (scripts/arches: x86_64's fw_cfg port, for
+	# the VMCOREINFO note in QEMU's dumps, and no_timer_check); the
+	# capture kernel inherits it
+	machine_args=$(arch_field "$arch" append | tr , ' ')
+	[ "$machine_args" != - ] || machine_args=''
+	"$OOPSLIMIT_TOP/scripts/qemu-run.sh" -A "$arch" -k "$kernel_dir/bzImage" -i "$guest_initrd" -d "$dir" \
+		-a "$machine_args$append" -t "$limit" -m "$mem" ${dump:+-D "$dump"} \
 		${disk:+-b "$dir/disk.img"} &
 	# a caller may follow the run as it goes (scripts/main.sh does)
 	if declare -F scenario_watch >/dev/null; then

@@ -36,6 +36,14 @@
 #                         vmlinux unless "vmlinux debug" asks for its -dbg
 #                         package, and without one crash and drgn do not read
 #                         its dump
+#   arch NAME             the machine a kernel debian:SUITE boots on, a row of
+#                         scripts/arches (default x86_64): arm64 is
+#                         Debian's arm64 kernel under qemu-system-aarch64
+#                         (TCG), arm64-lpa2 the same on a CPU with 52-bit
+#                         VA, arm64-16k its 16k-page flavour; its trigger
+#                         steps go to the test module (scripts/test-module.sh,
+#                         loaded at boot: taints O and E), and crash and drgn
+#                         do not read its dumps (this machine's cannot)
 #   append ARGS           extra kernel command line
 #   timeout SECONDS       hard limit for the boot (default 120)
 #   memory SIZE           guest memory (QEMU -m; default 512M)
@@ -199,6 +207,10 @@ scenario_validate() {
 		case $key in
 		'' | '#'*) ;;
 		about | append) ;;
+		arch)
+			arch_field "$rest" arch >/dev/null
+			[ -n "$debian_kernel" ] || [ "$rest" = x86_64 ] ||
+				die "$f:$n: arch $rest boots a Debian kernel: kernel debian:SUITE" ;;
 		tier)
 			case $rest in test | full) ;; *) die "$f:$n: tier is test or full, not '$rest'" ;; esac ;;
 		guest)
@@ -432,10 +444,15 @@ kernel_dir_of() {
 	k=$(sed -n 's/^kernel[[:space:]]*//p' "$1")
 	case $k in
 	baseline) printf '%s\n' "$baseline_dir" ;;
-	debian:*) printf '%s\n' "${debian_kernels[${k#debian:}]}" ;;
+	debian:*) printf '%s\n' "${debian_kernels[${k#debian:}/$(arch_of "$1")]}" ;;
 	stock) printf '%s\n' "${debian_images[$(release_of "$1")]}/stock" ;;
 	*) printf '%s\n' "$limits_dir" ;;
 	esac
+}
+
+# arch_of FILE: the machine the scenario boots on (scripts/arches).
+arch_of() {
+	sed -n 's/^arch[[:space:]]\{1,\}//p' "$1" | tail -n 1 | grep . || echo x86_64
 }
 
 # releases_of FILE: the Debian guest's releases the scenario holds on
@@ -469,7 +486,7 @@ reader_release() {
 # release's reader root when its dumps need one.
 declare -A reader_roots=()
 need_debian() {
-	local k g='' r
+	local k g='' r a
 	r=$(release_of "$1")
 	if grep -q '^guest[[:space:]]\{1,\}debian' "$1" && [ -z "${debian_images[$r]:-}" ]; then
 		debian_guest_setup "$r" >&2
@@ -478,16 +495,44 @@ need_debian() {
 	if [ -n "$r" ] && [ -z "${reader_roots[$r]:-}" ]; then
 		reader_roots[$r]=$("$OOPSLIMIT_TOP/scripts/reader-root.sh" "$r") || die "cannot make $r's reader root"
 	fi
-	# a release's stock kernel, fetched once (with its vmlinux when asked)
+	# a release's stock kernel, fetched once (with its vmlinux when asked),
+	# for its machine; another machine's guest initramfs and test module
 	k=$(sed -n 's/^kernel[[:space:]]*debian://p' "$1")
 	[ -n "$k" ] || return 0
+	a=$(arch_of "$1")
 	grep -q '^vmlinux[[:space:]]\{1,\}debug' "$1" && g=-g
-	if [ -z "${debian_kernels[$k]:-}" ] || { [ -n "$g" ] && [ ! -e "${debian_kernels[$k]}/vmlinux" ]; }; then
-		debian_kernels[$k]=$("$OOPSLIMIT_TOP/scripts/debian-kernel.sh" $g "$k") ||
-			die "cannot fetch $k's kernel"
+	if [ -z "${debian_kernels[$k/$a]:-}" ] || { [ -n "$g" ] && [ ! -e "${debian_kernels[$k/$a]}/vmlinux" ]; }; then
+		debian_kernels[$k/$a]=$("$OOPSLIMIT_TOP/scripts/debian-kernel.sh" $g -a "$a" "$k") ||
+			die "cannot fetch $k's kernel for $a"
+	fi
+	[ "$a" != x86_64 ] || return 0
+	if [ -z "${guest_initrds[$a]:-}" ]; then
+		guest_initrds[$a]=$("$OOPSLIMIT_TOP/scripts/guest-initramfs.sh" -a "$a") ||
+			die "cannot make the $a guest's initramfs"
+	fi
+	# the test module, for trigger steps (module_of)
+	if grep -q '^step[[:space:]]\{1,\}trigger[[:space:]]' "$1" && [ -z "${test_modules[$k/$a]:-}" ]; then
+		test_modules[$k/$a]=$("$OOPSLIMIT_TOP/scripts/test-module.sh" "${debian_kernels[$k/$a]}") ||
+			die "cannot build the test module for $k's $a kernel"
 	fi
 }
-declare -A debian_kernels=()
+declare -A debian_kernels=() guest_initrds=() test_modules=()
+
+# initrd_of FILE: the guest initramfs the scenario boots (its machine's).
+initrd_of() {
+	local a
+	a=$(arch_of "$1")
+	if [ "$a" = x86_64 ]; then printf '%s\n' "$initrd"; else printf '%s\n' "${guest_initrds[$a]}"; fi
+}
+
+# module_of FILE: the test module a scenario of another machine loads for
+# its trigger steps, or nothing.
+module_of() {
+	local k
+	grep -q '^step[[:space:]]\{1,\}trigger[[:space:]]' "$1" || return 0
+	k=$(sed -n 's/^kernel[[:space:]]*debian://p' "$1")
+	printf '%s\n' "${test_modules[$k/$(arch_of "$1")]:-}"
+}
 
 # debian_prefetch LOG FILE...: starts, in the background, need_debian for
 # each scenario: the Debian guest images, reader roots and Debian kernels

@@ -58,24 +58,28 @@ static size_t note(uint8_t *p, const char *name, uint32_t type, const void *desc
 static const char vmci_ok[] = "OSRELEASE=6.1.0-test\nPAGESIZE=4096\nSYMBOL(_stext)=ffffffff81000000\n"
 			      "OFFSET(printk_info.seq)=0\nKERNELOFFSET=0\n";
 
+/* The machine kd_make() writes and its PRSTATUS note's size (common/arches.def). */
+static const char *kd_machine = "x86_64";
+static uint32_t kd_prstatus = 336;
+
 /* A well-formed file, with vmci (vlen bytes) as its VMCOREINFO and dump level dl. */
 static void kd_make_n(struct kd *k, const char *vmci, size_t vlen, int32_t dl)
 {
-	uint8_t *h = k->buf, *sub = k->buf + BLOCK, prstatus[336] = { 0 };
+	uint8_t *h = k->buf, *sub = k->buf + BLOCK, prstatus[392] = { 0 };
 	size_t notes, i;
 	uint64_t desc = 4 * BLOCK, data = desc + PFNS * 24;
 
 	memset(k, 0, sizeof(*k));
 	memcpy(h, "KDUMP   ", 8);
 	le(h + 8, 6, 4);
-	memcpy(h + 272, "x86_64", 6);
+	memcpy(h + 272, kd_machine, strlen(kd_machine));
 	le(h + 416, 123457, 8);	/* timestamp's microseconds: not a page size */
 	le(h + 428, BLOCK, 4);	/* block_size */
 	le(h + 432, 1, 4);	/* sub_hdr_size */
 	le(h + 436, 2, 4);	/* bitmap_blocks: two bitmaps of one block */
 	le(h + 440, 8 * BLOCK, 4);	/* max_mapnr */
 	le(sub + 8, (uint32_t)dl, 4);
-	notes = note(sub + 104, "CORE", 1, prstatus, sizeof(prstatus));
+	notes = note(sub + 104, "CORE", 1, prstatus, kd_prstatus);
 	notes += note(sub + 104 + notes, "VMCOREINFO", 0, vmci, (uint32_t)vlen);
 	le(sub + 48, BLOCK + 104, 8);
 	le(sub + 56, notes, 8);
@@ -180,7 +184,7 @@ static const struct elf_damage {
 } elf_damage[] = {
 	{ 4, 1, 1, 2, "not a 64-bit little-endian ELF", "ELF: 32-bit" },
 	{ 16, 2, 2, 4, "not a core dump", "ELF: an executable" },
-	{ 18, 2, 183, 62, "machine 183", "ELF: an arm64 dump" },
+	{ 18, 2, 40, 62, "machine 40: the recorder reads x86_64 or arm64", "ELF: a 32-bit arm dump" },
 	{ 56, 2, 0, 1, "0 program headers", "ELF: no program headers" },
 	{ 56, 2, 3, 1, "cut short", "ELF: program headers past the end" },
 	{ 60, 2, 4, 0, "ELF sections", "ELF: sections (libkdumpfile would look for Xen's)" },
@@ -253,6 +257,30 @@ static void test_kdump(void)
 	kd_make(&k, vmci_ok, 31);
 	memcpy(k.buf + 272, "i686\0\0", 6);
 	kd_refused(&k, "machine \"i686\"", "machine i686");
+	/* common/arches.def: arm64's struct elf_prstatus is 392 bytes, x86_64's 336 */
+	kd_make(&k, vmci_ok, 31);
+	memcpy(k.buf + 272, "aarch64", 7);
+	kd_refused(&k, "PRSTATUS note of 336 bytes, 392 expected on arm64",
+		   "an arm64 header with x86_64's PRSTATUS note");
+	kd_make(&k, "PAGESIZE=16384\n", 31);
+	kd_refused(&k, "PAGESIZE=16384: not a page size of x86_64",
+		   "an x86_64 dump whose VMCOREINFO says 16k pages");
+	kd_machine = "aarch64";
+	kd_prstatus = 392;
+	kd_make(&k, vmci_ok, 31);
+	kd_opened(&k, "", "an arm64 header with arm64's PRSTATUS note opens");
+	kd_make(&k, "PAGESIZE=16384\n", 31);
+	kd_refused(&k, "PAGESIZE=16384, its header block_size 4096",
+		   "an arm64 dump whose VMCOREINFO and header disagree on the page size");
+	/* QEMU's -z header says "Unknown": the machine is VMCOREINFO's */
+	kd_machine = "Unknown";
+	kd_make(&k, "OSRELEASE=6.12.117+deb13-arm64\nPAGESIZE=4096\nNUMBER(kimage_voffset)=0xffffdaf4a5000000\n", 31);
+	kd_opened(&k, "", "an \"Unknown\" header whose VMCOREINFO is arm64's opens");
+	kd_make(&k, vmci_ok, 31);
+	kd_refused(&k, "does not name its machine, nor does its VMCOREINFO",
+		   "an \"Unknown\" header whose VMCOREINFO names no machine");
+	kd_machine = "x86_64";
+	kd_prstatus = 336;
 	kd_make(&k, vmci_ok, 31);
 	le(k.buf + 428, 0, 4);
 	kd_refused(&k, "block_size 0", "block_size 0");

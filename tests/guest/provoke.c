@@ -6,7 +6,9 @@
  * Usage:
  *   provoke TYPE COUNT
  *       Write the LKDTM crash type TYPE to DIRECT COUNT times, each time from
- *       a fresh child.  Prints "TYPE COUNT survived=S killed=K ms=T
+ *       a fresh child; on a kernel without LKDTM (Debian's, in the busybox
+ *       guest of another machine), to the test module's /proc/oopslimit-test
+ *       (tests/module: WARNING, WARNING_MESSAGE and EXCEPTION).  Prints "TYPE COUNT survived=S killed=K ms=T
  *       us_each=U": a child that returned from its write survived (a WARN
  *       does not kill), one ended by a signal was killed by an oops; T is the
  *       wall time of the whole loop.
@@ -48,6 +50,7 @@
 
 #define LKDTM "/sys/kernel/debug/provoke-crash/"
 #define DIRECT LKDTM "DIRECT"
+#define TEST_MODULE "/proc/oopslimit-test"
 #define LOAD_SECONDS 20
 #define MIB (1024 * 1024)
 
@@ -67,10 +70,16 @@ static int write_str(int fd, const char *s)
 	return write(fd, s, len) == (ssize_t)len;
 }
 
+/* LKDTM's DIRECT, else the test module's file. */
+static const char *direct_file(void)
+{
+	return access(DIRECT, F_OK) == 0 || access(TEST_MODULE, F_OK) != 0 ? DIRECT : TEST_MODULE;
+}
+
 /* A child: one write of TYPE to DIRECT, then exit 0 if the kernel let us return. */
 static void direct_child(const char *type)
 {
-	int fd = open(DIRECT, O_WRONLY);
+	int fd = open(direct_file(), O_WRONLY);
 
 	if (fd < 0)
 		_exit(2);
@@ -132,7 +141,7 @@ static int repeat(const char *type, const char *count_arg)
 			survived++;
 		} else {
 			fprintf(stderr, "provoke: child could not write %s to %s (status %d)\n",
-				type, DIRECT, WEXITSTATUS(status));
+				type, direct_file(), WEXITSTATUS(status));
 			return 1;
 		}
 	}

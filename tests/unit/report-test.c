@@ -111,6 +111,10 @@ static void test_log_lines(void)
 	ok(!r.log_wrapped, "log: the boot banner first: not wrapped");
 	ol_report_log_line(&r, "[");
 	ok(r.log.lines == 2, "log: a lone bracket is a line, no stamp");
+	/* arm64 prints smp_setup_processor_id()'s line before the banner (common/arches.def) */
+	ol_report_init(&r, "oopslimit-reason");
+	ol_report_log_line(&r, "[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x414fd0c1]");
+	ok(!r.log_wrapped, "log: arm64's first line, before the banner: not wrapped");
 }
 
 static void test_numbers(void)
