@@ -202,7 +202,7 @@ install() {
 	lib=$(oopslimit_lib) || exit 1
 	inst_multiple sh makedumpfile vmcore-dmesg \
 		mount umount mkdir mktemp chmod mv cp rm sync date cat sleep tail head dd grep tr sed \
-		stat wc timeout du cut
+		stat wc timeout du cut awk paste
 	# The recorder: installed, or, for a build tree, named by OOPSLIMIT_REASON
 	# (dracut sets its own PATH).
 	reason=${OOPSLIMIT_REASON:-$(command -v oopslimit-reason)} || reason=''

@@ -81,8 +81,9 @@ ol_capture_parse $(cat /proc/cmdline)
 target=$ol_target mntopts=$ol_mntopts path=$ol_path collector=$ol_collector
 # what makedumpfile-pairs says of this makedumpfile on this kernel (the
 # loader masked the dump level already where a row says so): the report's
-# notes, a line each
-ol_md_guard /usr/lib/oopslimit/makedumpfile-pairs "$(uname -r)" "$md_version" "$collector"
+# notes, a line each (oopslimit-makedumpfile.sh needs awk and paste: the
+# image has them)
+ol_md_guard /usr/lib/oopslimit/makedumpfile-pairs "$(cat /proc/sys/kernel/osrelease 2>/dev/null)" "$md_version" "$collector"
 md_notes=$ol_md_lines
 mount_wait=$ol_mount_wait final=$ol_final failure=$ol_failure
 keep=$ol_keep min_free=$ol_min_free
