@@ -108,7 +108,7 @@ ok "$([ -n "$got" ] && ! grep -q $'\r' <<<"$got" && grep -q '^Copying data  *: \
 # installs alone (its inst_multiple list), as the capture script reads them
 bin=$(mktemp -d)
 for tool in $(sed -n '/inst_multiple sh makedumpfile/,/[^\\]$/p' "$top/initramfs/99oopslimit/module-setup.sh" |
-	tr -d "\\" | sed 's/inst_multiple//'); do
+	tr -d "\\\\" | sed 's/inst_multiple//'); do
 	p=$(command -v "$tool" 2>/dev/null) && ln -s "$p" "$bin/$tool"
 done
 # shellcheck disable=SC2016  # the inner shell expands its own arguments
