@@ -11,15 +11,20 @@
  * summary is the reports', and the caller says in one line what happened.
  *
  * What a run looks at, so that a report added, changed or removed on disk
- * is right on the next one: every directory's and every report file's
- * modification time and inode (and a file's size) against the index's.  A
- * directory whose time and inode are the index's (and were settled, not in
- * the last seconds before the run that saw them) lists what it listed then,
- * so it is not read again; a dump directory is looked at from its parent
- * without being opened.  A report replaced by rename, as every writer here
- * does, changes its directory's time; one rewritten in place, its own.  A
- * report file is read again when its size, time or inode differ, and every
- * one with --rescan.
+ * is right on the next one: every report file's modification time, inode
+ * and size, and every other directory's time and inode, against the
+ * index's.  A directory whose time and inode are the index's (and were
+ * settled, not in the last seconds before the run that saw them) lists what
+ * it listed then, so it is not read again: a new dump shows in its host's
+ * directory.  A dump directory with a report is not stat'ed itself, its
+ * report is (one call a dump): a report replaced by rename, as every writer
+ * here does, has a new inode, one rewritten in place a new time or size,
+ * one removed is not there.  A dump directory without one (a capture still
+ * writing) is stat'ed, so that its report is read when it comes.  What only
+ * a dump directory's own time would show, and so needs --rescan: a second
+ * report file beside its first, or a directory made inside it.  A report
+ * file is read again when its size, time or inode differ, and every one
+ * with --rescan.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -444,7 +444,7 @@ bench_triage() {
 		"| the next, nothing changed (median of $runs) | $(printf '%s\n' "${same[@]}" | median) |" \
 		"| the summary with no index (every report read) | $plain |" \
 		"| for scale: \`find\` listing every directory and statting every dump directory and report file | $floor |" "" \
-		"Each run with the index stats every dump directory and report file (two calls a dump), so that a report added, changed (by rename or in place) or removed is right on the next run, and reads only the reports that changed; where those two million calls cost more than 1 s, as here, exactness is chosen over the target." \
+		"Each run with the index stats every report file (one call a dump, from its host's directory; a dump directory itself only while it holds no report), lists again only the directories whose time changed, and reads only the reports that changed, so that a dump added and a report changed (by rename or in place) or removed are right on the next run; where those million calls cost more than 1 s, as here, exactness is chosen over the target." \
 		"Reports in the page cache at the start (fincore, the first 50 hosts'): $cached; the first run and the one with no index read every report, from the disk when they are not cached." \
 		"The index: $(du -m "$idx" | cut -f1) MB; its line after the last run with new dumps: \`${line#oopslimit-triage: }\`." \
 		"Load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end (the machine is shared)." ""
