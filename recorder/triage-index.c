@@ -40,7 +40,7 @@
 #include "triage.h"
 #include "triage-db.h"
 
-#define SCHEMA 2		/* PRAGMA user_version of this layout */
+#define SCHEMA 3		/* PRAGMA user_version of this layout */
 #define BUSY_MS 2000		/* how long to wait for another run's transaction */
 
 static const char schema_sql[] =
@@ -48,13 +48,15 @@ static const char schema_sql[] =
 	/* mtime -1: not settled, to be looked at again */
 	"CREATE TABLE dir(path TEXT PRIMARY KEY, parent TEXT, mtime INTEGER NOT NULL, ino INTEGER NOT NULL,"
 	" leaf INTEGER NOT NULL);"
-	"CREATE INDEX dir_parent ON dir(parent);"
+	/* a directory's subdirectories, in order and without the table */
+	"CREATE INDEX dir_parent ON dir(parent, path, mtime, ino, leaf);"
 	/* why: NULL for a report, else why the file was skipped; the ids are str's */
 	"CREATE TABLE report(path TEXT NOT NULL UNIQUE, dir TEXT NOT NULL, size INTEGER, mtime INTEGER,"
 	" ino INTEGER, why TEXT, root INTEGER, dump TEXT, host INTEGER, signature INTEGER,"
 	" signature_version INTEGER, reason INTEGER, release INTEGER, time INTEGER, oops_count INTEGER,"
 	" oops_limit INTEGER, warn_count INTEGER, warn_limit INTEGER);"
-	"CREATE INDEX report_dir ON report(dir);"
+	/* a directory's report files as a run compares them, in order and without the table */
+	"CREATE INDEX report_dir ON report(dir, path, size, mtime, ino);"
 	"CREATE INDEX report_skipped ON report(root) WHERE why IS NOT NULL;"
 	/* what a summary loads, read without the table's paths (a tenth of its size) */
 	"CREATE INDEX report_load ON report(root, host, signature, signature_version, reason, release, time,"

@@ -223,7 +223,7 @@ index_case "truncated" "was damaged (.*): built again from the reports; 3000 fil
 : >"$idx"
 index_case "emptied" "was empty: built from the reports"
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 0"); c.commit()' "$idx"
-index_case "of an older schema" "had schema 0, not 2: built again from the reports"
+index_case "of an older schema" "had schema 0, not 3: built again from the reports"
 # a second run holds the index (two timers firing together)
 python3 - "$idx" "$triage" "$t" "${win[@]}" <<'PY' >"$t/locked.csv" 2>"$t/index.err"
 import sqlite3, subprocess, sys
