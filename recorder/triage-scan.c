@@ -209,13 +209,19 @@ static void free_leaf_files(struct leaf_files *lf)
 	free(lf->v);
 }
 
-/* One report file the index has, at rel from the parent dir: as it was? */
-static bool file_same(int dir, const char *rel, int64_t size, int64_t mtime, int64_t ino)
+/*
+ * One report file the index has, at path, in the dump directory sub (whose
+ * last name_len bytes are its name in the parent dir): as it was?  Stat'ed
+ * from the parent dir by the path's tail, name/file, with no copy.
+ */
+static bool file_same(int dir, const char *path, const char *sub, size_t sub_len, size_t name_len, int64_t size,
+		      int64_t mtime, int64_t ino)
 {
 	struct stat st;
 
-	return fstatat(dir, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && size == st.st_size && mtime == ns(&st.st_mtim) &&
-	       ino == (int64_t)st.st_ino && ns(&st.st_mtim) <= start_ns - SETTLE_NS;
+	return path && strncmp(path, sub, sub_len) == 0 && path[sub_len] == '/' && path[sub_len + 1] &&
+	       fstatat(dir, path + sub_len - name_len, &st, AT_SYMLINK_NOFOLLOW) == 0 && size == st.st_size &&
+	       mtime == ns(&st.st_mtim) && ino == (int64_t)st.st_ino && ns(&st.st_mtim) <= start_ns - SETTLE_NS;
 }
 
 /* A dump directory the index has, stat'ed itself from its parent dir: its time and inode the index's? */
@@ -243,10 +249,9 @@ static bool dir_same(int dir, const char *name, const struct known_dir *k)
 static void check_leaf(int dir, const char *name, const char *sub, int depth, const struct known_dir *k,
 		       struct leaf_files *lf, uint32_t root, size_t root_len)
 {
-	size_t sub_len = strlen(sub), n_files = 0;
+	size_t sub_len = strlen(sub), name_len = strlen(name), n_files = 0;
 	bool same = !full && k->mtime != -1;
 	sqlite3_stmt *s;
-	char rel[PATH_MAX];
 
 	if (same && lf) {
 		while (lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) < 0)
@@ -254,9 +259,7 @@ static void check_leaf(int dir, const char *name, const char *sub, int depth, co
 		for (; same && lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) == 0; lf->at++, n_files++) {
 			const struct known_file *f = &lf->v[lf->at];
 
-			same = strlen(f->path) > sub_len + 1 &&
-			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, f->path + sub_len + 1) < sizeof(rel) &&
-			       file_same(dir, rel, f->size, f->mtime, f->ino);
+			same = file_same(dir, f->path, sub, sub_len, name_len, f->size, f->mtime, f->ino);
 		}
 	} else if (same) {
 		s = stmt(Q_FILES);
@@ -265,9 +268,7 @@ static void check_leaf(int dir, const char *name, const char *sub, int depth, co
 			const char *p = (const char *)sqlite3_column_text(s, 0);
 
 			n_files++;
-			same = p && strlen(p) > sub_len + 1 &&
-			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, p + sub_len + 1) < sizeof(rel) &&
-			       file_same(dir, rel, col_i(s, 1), col_i(s, 2), col_i(s, 3));
+			same = file_same(dir, p, sub, sub_len, name_len, col_i(s, 1), col_i(s, 2), col_i(s, 3));
 		}
 		sqlite3_reset(s);
 	}
