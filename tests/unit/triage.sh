@@ -301,8 +301,9 @@ echo "the console's last lines" >"$pending/vmcore-dmesg.txt"
 a_minute_ago "$pending/vmcore-dmesg.txt" "$pending" "$t/tree/host00006"
 index_case "a dump directory with no report" "0 files read, 0 removed; 3001 reports in it"
 host_mtime=$(stat -c %y "$t/tree/host00006")
-cp "$old" "$pending/reason.json.tmp"
-mv "$pending/reason.json.tmp" "$pending/reason.json"
+tmp=$(mktemp "$pending/reason.json.XXXXXX")
+cp "$old" "$tmp"
+mv "$tmp" "$pending/reason.json"
 a_minute_ago "$pending/reason.json" "$pending"
 check "a report in a dump directory that had none: its host's directory unchanged" test \
 	"$(stat -c %y "$t/tree/host00006")" = "$host_mtime"
