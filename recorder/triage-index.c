@@ -11,15 +11,20 @@
  * summary is the reports', and the caller says in one line what happened.
  *
  * What a run looks at, so that a report added, changed or removed on disk
- * is right on the next one: every directory's and every report file's
- * modification time and inode (and a file's size) against the index's.  A
- * directory whose time and inode are the index's (and were settled, not in
- * the last seconds before the run that saw them) lists what it listed then,
- * so it is not read again; a dump directory is looked at from its parent
- * without being opened.  A report replaced by rename, as every writer here
- * does, changes its directory's time; one rewritten in place, its own.  A
- * report file is read again when its size, time or inode differ, and every
- * one with --rescan.
+ * is right on the next one: every report file's modification time, inode
+ * and size, and every other directory's time and inode, against the
+ * index's.  A directory whose time and inode are the index's (and were
+ * settled, not in the last seconds before the run that saw them) lists what
+ * it listed then, so it is not read again: a new dump shows in its host's
+ * directory.  A dump directory with a report is not stat'ed itself, its
+ * report is (one call a dump): a report replaced by rename, as every writer
+ * here does, has a new inode, one rewritten in place a new time or size,
+ * one removed is not there.  A dump directory without one (a capture still
+ * writing) is stat'ed, so that its report is read when it comes.  What only
+ * a dump directory's own time would show, and so needs --rescan: a second
+ * report file beside its first, or a directory made inside it.  A report
+ * file is read again when its size, time or inode differ, and every one
+ * with --rescan.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -35,7 +40,7 @@
 #include "triage.h"
 #include "triage-db.h"
 
-#define SCHEMA 2		/* PRAGMA user_version of this layout */
+#define SCHEMA 3		/* PRAGMA user_version of this layout */
 #define BUSY_MS 2000		/* how long to wait for another run's transaction */
 
 static const char schema_sql[] =
@@ -43,13 +48,15 @@ static const char schema_sql[] =
 	/* mtime -1: not settled, to be looked at again */
 	"CREATE TABLE dir(path TEXT PRIMARY KEY, parent TEXT, mtime INTEGER NOT NULL, ino INTEGER NOT NULL,"
 	" leaf INTEGER NOT NULL);"
-	"CREATE INDEX dir_parent ON dir(parent);"
+	/* a directory's subdirectories, in order and without the table */
+	"CREATE INDEX dir_parent ON dir(parent, path, mtime, ino, leaf);"
 	/* why: NULL for a report, else why the file was skipped; the ids are str's */
 	"CREATE TABLE report(path TEXT NOT NULL UNIQUE, dir TEXT NOT NULL, size INTEGER, mtime INTEGER,"
 	" ino INTEGER, why TEXT, root INTEGER, dump TEXT, host INTEGER, signature INTEGER,"
 	" signature_version INTEGER, reason INTEGER, release INTEGER, time INTEGER, oops_count INTEGER,"
 	" oops_limit INTEGER, warn_count INTEGER, warn_limit INTEGER);"
-	"CREATE INDEX report_dir ON report(dir);"
+	/* a directory's report files as a run compares them, in order and without the table */
+	"CREATE INDEX report_dir ON report(dir, path, size, mtime, ino);"
 	"CREATE INDEX report_skipped ON report(root) WHERE why IS NOT NULL;"
 	/* what a summary loads, read without the table's paths (a tenth of its size) */
 	"CREATE INDEX report_load ON report(root, host, signature, signature_version, reason, release, time,"

@@ -209,44 +209,57 @@ static void free_leaf_files(struct leaf_files *lf)
 	free(lf->v);
 }
 
-/* One report file the index has, at rel from the parent dir: as it was? */
-static bool file_same(int dir, const char *rel, int64_t size, int64_t mtime, int64_t ino)
+/*
+ * One report file the index has, at path, in the dump directory sub (whose
+ * last name_len bytes are its name in the parent dir): as it was?  Stat'ed
+ * from the parent dir by the path's tail, name/file, with no copy.
+ */
+static bool file_same(int dir, const char *path, const char *sub, size_t sub_len, size_t name_len, int64_t size,
+		      int64_t mtime, int64_t ino)
 {
 	struct stat st;
 
-	return fstatat(dir, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && size == st.st_size && mtime == ns(&st.st_mtim) &&
-	       ino == (int64_t)st.st_ino && ns(&st.st_mtim) <= start_ns - SETTLE_NS;
+	return path && strncmp(path, sub, sub_len) == 0 && path[sub_len] == '/' && path[sub_len + 1] &&
+	       fstatat(dir, path + sub_len - name_len, &st, AT_SYMLINK_NOFOLLOW) == 0 && size == st.st_size &&
+	       mtime == ns(&st.st_mtim) && ino == (int64_t)st.st_ino && ns(&st.st_mtim) <= start_ns - SETTLE_NS;
+}
+
+/* A dump directory the index has, stat'ed itself from its parent dir: its time and inode the index's? */
+static bool dir_same(int dir, const char *name, const struct known_dir *k)
+{
+	struct stat st;
+
+	return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+	       k->mtime == ns(&st.st_mtim) && k->ino == (int64_t)st.st_ino;
 }
 
 /*
  * A dump directory the index has (a leaf), looked at from its parent dir
- * without opening it: its time and inode, and each report file's size, time
- * and inode, against the index's (from lf, or asked for when lf is NULL).
- * The same: its reports are the index's.  Else (or unsettled when indexed,
- * or --rescan) it is opened and read as any changed directory is.  A report
- * replaced by rename changes the directory's time; one rewritten in place,
- * the file's.
+ * without opening it.  With report files in the index: each one's size,
+ * time and inode against the index's (from lf, or asked for when lf is
+ * NULL), one stat a report and none for the directory: a report replaced by
+ * rename has a new inode, one rewritten in place a new time or size, one
+ * removed (or its directory) is not there, and a directory replaced whole
+ * holds a new file.  Without any (a dump still being written, or one with
+ * no report): the directory's time and inode, so that a report appearing
+ * in it is read.  The same: its reports are the index's.  Else (or
+ * unsettled when indexed, or --rescan) it is opened and read as any changed
+ * directory is.
  */
 static void check_leaf(int dir, const char *name, const char *sub, int depth, const struct known_dir *k,
 		       struct leaf_files *lf, uint32_t root, size_t root_len)
 {
-	size_t sub_len = strlen(sub);
-	bool same;
-	struct stat st;
+	size_t sub_len = strlen(sub), name_len = strlen(name), n_files = 0;
+	bool same = !full && k->mtime != -1;
 	sqlite3_stmt *s;
-	char rel[PATH_MAX];
 
-	same = !full && k->mtime != -1 && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
-	       k->mtime == ns(&st.st_mtim) && k->ino == (int64_t)st.st_ino;
 	if (same && lf) {
 		while (lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) < 0)
 			lf->at++;
-		for (; same && lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) == 0; lf->at++) {
+		for (; same && lf->at < lf->n && strcmp(lf->v[lf->at].dir, sub) == 0; lf->at++, n_files++) {
 			const struct known_file *f = &lf->v[lf->at];
 
-			same = strlen(f->path) > sub_len + 1 &&
-			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, f->path + sub_len + 1) < sizeof(rel) &&
-			       file_same(dir, rel, f->size, f->mtime, f->ino);
+			same = file_same(dir, f->path, sub, sub_len, name_len, f->size, f->mtime, f->ino);
 		}
 	} else if (same) {
 		s = stmt(Q_FILES);
@@ -254,12 +267,13 @@ static void check_leaf(int dir, const char *name, const char *sub, int depth, co
 		while (same && row(s)) {
 			const char *p = (const char *)sqlite3_column_text(s, 0);
 
-			same = p && strlen(p) > sub_len + 1 &&
-			       (size_t)snprintf(rel, sizeof(rel), "%s/%s", name, p + sub_len + 1) < sizeof(rel) &&
-			       file_same(dir, rel, col_i(s, 1), col_i(s, 2), col_i(s, 3));
+			n_files++;
+			same = file_same(dir, p, sub, sub_len, name_len, col_i(s, 1), col_i(s, 2), col_i(s, 3));
 		}
 		sqlite3_reset(s);
 	}
+	if (same && !n_files)
+		same = dir_same(dir, name, k);
 	if (!same)
 		open_kid(dir, name, sub, depth, k, root, root_len);
 }

@@ -10,8 +10,10 @@
 # kept, deleted, truncated, emptied, of an older schema, locked by another
 # run and killed in the middle of a build, each time the summary right and
 # the index's line saying what happened; a dump removed or added and a
-# report rewritten (by rename or in place, in a recent or an old dump) after
-# indexing right on the next run; and the files that must be skipped.
+# report rewritten (by rename or in place, in a recent or an old dump), one
+# coming into a dump directory that had none and one removed from a dump
+# directory kept, after indexing right on the next run; and the files that
+# must be skipped.
 # TAP; "N passed, N failed" last.
 #
 # Usage: tests/unit/triage.sh TRIAGE   (the built oopslimit-triage)
@@ -221,7 +223,7 @@ index_case "truncated" "was damaged (.*): built again from the reports; 3000 fil
 : >"$idx"
 index_case "emptied" "was empty: built from the reports"
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 0"); c.commit()' "$idx"
-index_case "of an older schema" "had schema 0, not 2: built again from the reports"
+index_case "of an older schema" "had schema 0, not 3: built again from the reports"
 # a second run holds the index (two timers firing together)
 python3 - "$idx" "$triage" "$t" "${win[@]}" <<'PY' >"$t/locked.csv" 2>"$t/index.err"
 import sqlite3, subprocess, sys
@@ -290,6 +292,25 @@ check "a report rewritten in place: the same inode and size, its directory uncha
 	"$(stat -c %i.%s "$old").$(stat -c %y "$(dirname "$old")")" = "$ino.$(stat -c %s "$t/in-place").$dir_mtime"
 index_case "a report rewritten in place in an old dump" "1 file read, 0 removed; 3001 reports in it"
 check "a report rewritten in place in an old dump: its new reason counted" grep -q "$in_place" "$t/indexed.csv"
+# a dump directory with no report yet (a capture still writing) on a host whose
+# directory then stays as it was: its report, when it comes, read on the next
+# run; then removed, the dump directory kept: gone from the next
+pending=$t/tree/host00006/2026-11-30T120000Z-z
+mkdir "$pending"
+echo "the console's last lines" >"$pending/vmcore-dmesg.txt"
+a_minute_ago "$pending/vmcore-dmesg.txt" "$pending" "$t/tree/host00006"
+index_case "a dump directory with no report" "0 files read, 0 removed; 3001 reports in it"
+host_mtime=$(stat -c %y "$t/tree/host00006")
+tmp=$(mktemp "$pending/reason.json.XXXXXX")
+cp "$old" "$tmp"
+mv "$tmp" "$pending/reason.json"
+a_minute_ago "$pending/reason.json" "$pending"
+check "a report in a dump directory that had none: its host's directory unchanged" test \
+	"$(stat -c %y "$t/tree/host00006")" = "$host_mtime"
+index_case "a report in a dump directory that had none" "1 file read, 0 removed; 3002 reports in it"
+rm "$pending/reason.json"
+a_minute_ago "$pending"
+index_case "a report removed, its dump directory kept" "0 files read, 1 removed; 3001 reports in it"
 "$triage" --csv "${win[@]}" --index "$idx" --rescan "$t/tree" >"$t/indexed.csv" 2>"$t/index.err"
 check "--rescan: every report read again" grep -q '3001 files read, 0 removed (every report read again); 3001 reports in it' "$t/index.err"
 truth >"$t/truth.csv"
