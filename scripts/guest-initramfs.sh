@@ -62,7 +62,8 @@ file -b "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "$busybox is not the static build: apt-get install busybox-static"
 # shellcheck disable=SC2086  # one path a line, none with blanks
 key=$(key_of "$busybox" "$src/init" "$src/provoke.c" "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" \
-	"$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh "$0" $objects)
+	"$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh \
+	"$OOPSLIMIT_TOP"/kdump/oopslimit-makedumpfile.sh "$OOPSLIMIT_TOP"/kdump/makedumpfile-pairs "$0" $objects)
 out=$OOPSLIMIT_CACHE/initramfs/guest-$key.cpio.gz
 if [ -e "$out" ]; then
 	printf '%s\n' "$out"
@@ -86,7 +87,9 @@ nice -n 10 "$cc" -static -O2 -Wall -Wextra -Werror -o "$root/bin/provoke" "$src/
 	die "cannot build tests/guest/provoke.c"
 install -m 755 "$src/init" "$root/init"
 install -m 755 "$OOPSLIMIT_TOP/kdump/oopslimit-kdump" "$root/sbin/oopslimit-kdump"
-for f in "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh; do
+# the loader's library and every part of it, as the package installs them
+for f in "$OOPSLIMIT_TOP"/kdump/oopslimit-lib.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-store.sh "$OOPSLIMIT_TOP"/kdump/oopslimit-kdump-*.sh \
+	"$OOPSLIMIT_TOP"/kdump/oopslimit-makedumpfile.sh "$OOPSLIMIT_TOP"/kdump/makedumpfile-pairs; do
 	install -D -m 644 "$f" "$root/usr/lib/oopslimit/${f##*/}"
 done
 for o in $objects; do
