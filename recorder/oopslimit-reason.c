@@ -69,7 +69,7 @@ static const char usage[] =
 	"      --collector-version V  the dump collector's version (makedumpfile -v)\n"
 	"      --collector-note TEXT  what is known of the collector on this kernel\n"
 	"                       (a line of makedumpfile-pairs), for the notes\n"
-	"                       (repeatable, up to 4)\n"
+	"                       (repeatable, up to 4; a long line is cut)\n"
 	"      --reserve BYTES  pad each file with blanks to at least BYTES, so that\n"
 	"                       a later report fits in place on a full target\n"
 	"      --follow-symlinks  a symbolic link at FILE: write the file it leads to\n"

@@ -92,9 +92,11 @@ int reason_capture_option(struct reason_capture *rc, int opt, const char *arg)
 	case 'N':
 		/* a line of makedumpfile-pairs' (oopslimit-makedumpfile.sh): one
 		 * line of text, as a note says it */
+		/* (a long line is cut to a note's size: the report must be
+		 * written whatever the line's length) */
 		if (rc->n_collector_note == (int)(sizeof(rc->collector_note) / sizeof(rc->collector_note[0])) ||
-		    !*arg || strlen(arg) >= OL_NOTE || strpbrk(arg, "\n\r")) {
-			reason_warnx("--collector-note takes up to 4 lines of text, each shorter than %d bytes", OL_NOTE);
+		    !*arg || strpbrk(arg, "\n\r")) {
+			reason_warnx("--collector-note takes up to 4 lines of text");
 			return -1;
 		}
 		rc->collector_note[rc->n_collector_note++] = arg;
